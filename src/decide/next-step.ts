@@ -1,0 +1,92 @@
+import type { ErrorKind } from '../errors.js';
+import { backoffMs, jitteredHintMs } from './backoff.js';
+import { breakerVerdict, type BreakerVerdict } from './breaker-verdict.js';
+
+/** The retry and quota settings the decision reads (the resolved config's `retry` and `quota`). */
+export interface NextStepPolicy {
+  baseDelayMs: number;
+  maxDelayMs: number;
+  maxInlineWaitMs: number;
+  retryTimeouts: boolean;
+  /** How long a target that ran out of 429 retries without any reset hint cools. */
+  cooldownMs: number;
+  parkMs: number;
+}
+
+/** One failed attempt, as the decision sees it. */
+export interface NextStepInput {
+  kind: ErrorKind;
+  code?: string;
+  /** The provider's wait hint for this failure, if it gave one. */
+  retryAfterMs?: number;
+  /** 1-based number of the attempt that just failed on this target. */
+  attempt: number;
+  maxAttempts: number;
+  /** Time left before the caller's deadline, if it set one. */
+  remainingMs?: number;
+  policy: NextStepPolicy;
+  random?: () => number;
+}
+
+/** Keeps a target out of rotation: `cooling` until a rate-limit reset, `parked` after a quota error. */
+export interface BlockOrder {
+  reason: 'cooling' | 'parked';
+  forMs: number;
+  /** Rate limits are per model (a target); quota and billing are per account (the whole provider). */
+  scope: 'target' | 'provider';
+}
+
+export type NextStep =
+  | { action: 'retry'; delayMs: number; breaker: BreakerVerdict }
+  | { action: 'fall_through'; breaker: BreakerVerdict; block?: BlockOrder }
+  | { action: 'throw'; breaker: BreakerVerdict };
+
+/** Kinds a caller must fix; another target would fail the same way, so they are thrown at once. */
+const CALLER_FAULTS: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
+  'bad_request', 'context_length', 'content_filter', 'auth', 'not_found',
+  'aborted', 'invalid_request', 'config', 'exhausted',
+]);
+
+/**
+ * The decision table: given one failed attempt, retry the same target (and after how long), fall
+ * through to the next target (and whether to keep this one out of rotation), or throw.
+ * Pure: no clock, no IO; `random` is injected for the jitter.
+ */
+export function nextStep(input: NextStepInput): NextStep {
+  const { kind, policy, attempt, maxAttempts, remainingMs } = input;
+  const random = input.random ?? Math.random;
+  const breaker = breakerVerdict(kind);
+  const attemptsLeft = attempt < maxAttempts;
+  const hint = input.retryAfterMs;
+
+  if (CALLER_FAULTS.has(kind)) return { action: 'throw', breaker };
+
+  if (kind === 'quota_exhausted') {
+    return { action: 'fall_through', breaker, block: { reason: 'parked', forMs: policy.parkMs, scope: 'provider' } };
+  }
+  if (kind === 'circuit_open' || kind === 'local_limit') return { action: 'fall_through', breaker };
+
+  const fits = (delayMs: number) => remainingMs === undefined || delayMs < remainingMs;
+  const cooling = (forMs: number): BlockOrder => ({ reason: 'cooling', forMs, scope: 'target' });
+
+  if (kind === 'rate_limited') {
+    // A request larger than the whole per-minute budget never fits here; another target may take it.
+    if (input.code === 'request_too_large') return { action: 'fall_through', breaker };
+    if (hint !== undefined && hint > policy.maxInlineWaitMs) {
+      return { action: 'fall_through', breaker, block: cooling(hint) };
+    }
+    const delayMs = hint !== undefined ? jitteredHintMs(hint, random) : backoffMs(attempt - 1, policy, random);
+    if (attemptsLeft && fits(delayMs)) return { action: 'retry', delayMs, breaker };
+    return { action: 'fall_through', breaker, block: cooling(hint ?? policy.cooldownMs) };
+  }
+
+  if (kind === 'timeout' && !policy.retryTimeouts) return { action: 'fall_through', breaker };
+
+  // server, transport, timeout (when allowed): capped exponential backoff, or the server's own hint.
+  if (hint !== undefined && hint > policy.maxInlineWaitMs) {
+    return { action: 'fall_through', breaker, block: cooling(hint) };
+  }
+  const delayMs = hint !== undefined ? jitteredHintMs(hint, random) : backoffMs(attempt - 1, policy, random);
+  if (attemptsLeft && fits(delayMs)) return { action: 'retry', delayMs, breaker };
+  return { action: 'fall_through', breaker };
+}

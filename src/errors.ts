@@ -1,0 +1,96 @@
+import type { Attempt, RateLimitSnapshot } from './types.js';
+
+/** Every way a call can fail; the decision table in src/decide/ is keyed on it. */
+export type ErrorKind =
+  | 'rate_limited'
+  | 'quota_exhausted'
+  | 'server'
+  | 'timeout'
+  | 'transport'
+  | 'circuit_open'
+  | 'local_limit'
+  | 'bad_request'
+  | 'context_length'
+  | 'content_filter'
+  | 'auth'
+  | 'not_found'
+  | 'aborted'
+  | 'invalid_request'
+  | 'config'
+  | 'exhausted';
+
+export const ERROR_KINDS: readonly ErrorKind[] = Object.freeze([
+  'rate_limited', 'quota_exhausted', 'server', 'timeout', 'transport', 'circuit_open', 'local_limit',
+  'bad_request', 'context_length', 'content_filter', 'auth', 'not_found', 'aborted', 'invalid_request',
+  'config', 'exhausted',
+]);
+
+/** The facts a `RouterError` carries besides its kind and message. */
+export interface RouterErrorFacts {
+  provider?: string;
+  model?: string;
+  status?: number;
+  code?: string;
+  /** Milliseconds until the target (or, for `exhausted`, the soonest target) is known to accept again. */
+  retryAfterMs?: number;
+  requestId?: string;
+  attempts?: Attempt[];
+  /** Headroom the failing response reported, when it carried rate-limit headers. */
+  rateLimit?: RateLimitSnapshot;
+  cause?: unknown;
+}
+
+const BRAND = Symbol.for('switchyard.RouterError');
+
+/** The one error type every Switchyard call ends in, when it does not end in a result. */
+export class RouterError extends Error {
+  readonly kind: ErrorKind;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly status?: number;
+  readonly code?: string;
+  readonly retryAfterMs?: number;
+  readonly requestId?: string;
+  readonly rateLimit?: RateLimitSnapshot;
+  attempts: Attempt[];
+  override readonly cause: unknown;
+
+  constructor(kind: ErrorKind, message: string, facts: RouterErrorFacts = {}) {
+    super(message);
+    this.name = 'RouterError';
+    this.kind = kind;
+    this.provider = facts.provider;
+    this.model = facts.model;
+    this.status = facts.status;
+    this.code = facts.code;
+    this.retryAfterMs = facts.retryAfterMs;
+    this.requestId = facts.requestId;
+    this.rateLimit = facts.rateLimit;
+    this.attempts = facts.attempts ?? [];
+    this.cause = facts.cause;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /** A copy with some facts replaced; the original is left untouched. */
+  with(facts: RouterErrorFacts, message = this.message): RouterError {
+    return new RouterError(this.kind, message, {
+      provider: this.provider, model: this.model, status: this.status, code: this.code,
+      retryAfterMs: this.retryAfterMs, requestId: this.requestId, rateLimit: this.rateLimit,
+      attempts: this.attempts, cause: this.cause, ...facts,
+    });
+  }
+
+  /** The facts as a plain object, for logs and JSON output (never includes the cause's stack). */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name, kind: this.kind, message: this.message, provider: this.provider, model: this.model,
+      status: this.status, code: this.code, retryAfterMs: this.retryAfterMs, requestId: this.requestId,
+      attempts: this.attempts,
+    };
+  }
+}
+
+/** True for any `RouterError`, even one from another copy of the package. */
+export function isRouterError(x: unknown): x is RouterError {
+  return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
+}
