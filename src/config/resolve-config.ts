@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+import { RouterError } from '../errors.js';
+import { configSchema, type ParsedConfig, type ProviderConfig } from './schema.js';
+
+/** One (provider, model) step of a chain, with its per-target options resolved. */
+export interface Target {
+  provider: string;
+  model: string;
+  /** `provider:model`: the key for cooling, breakers (with scope `target`) and logs. */
+  key: string;
+  maxTokens?: number;
+  temperature?: number;
+  maxAttempts: number;
+}
+
+/** A provider's config plus the API key read from its `apiKeyEnv` (never logged). */
+export type ResolvedProvider = ProviderConfig & { name: string; resolvedApiKey?: string };
+
+/** A validated config with defaults filled in, chains split into targets and keys read. */
+export interface ResolvedConfig extends Omit<ParsedConfig, 'chains' | 'providers'> {
+  providers: Record<string, ResolvedProvider>;
+  chains: Record<string, Target[]>;
+}
+
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out || '(root)';
+}
+
+/** Every zod issue as `path: message`, one per line. */
+export function formatIssues(issues: ReadonlyArray<z.core.$ZodIssue>): string[] {
+  return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+}
+
+function configError(problems: string[]): RouterError {
+  return new RouterError('config', `invalid Switchyard config:\n  - ${problems.join('\n  - ')}`);
+}
+
+/** Splits `provider:model` at the first colon (`local:llama3:8b` is provider `local`, model `llama3:8b`). */
+export function splitTarget(ref: string): { provider: string; model: string } {
+  const at = ref.indexOf(':');
+  return { provider: ref.slice(0, at), model: ref.slice(at + 1) };
+}
+
+/**
+ * Validates a config and resolves it for the router. Throws `RouterError` kind `config` naming every
+ * failing path: schema errors, chains naming unknown providers, API key variables that are not set.
+ */
+export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) throw configError(formatIssues(parsed.error.issues));
+  const config = parsed.data;
+  const problems: string[] = [];
+
+  const providers: Record<string, ResolvedProvider> = {};
+  for (const [name, provider] of Object.entries(config.providers)) {
+    let resolvedApiKey = provider.apiKey;
+    if (!resolvedApiKey && provider.apiKeyEnv) {
+      resolvedApiKey = env[provider.apiKeyEnv] || undefined;
+      if (!resolvedApiKey && (provider.type === 'openai' || provider.type === 'anthropic')) {
+        problems.push(`providers.${name}.apiKeyEnv: environment variable ${provider.apiKeyEnv} is not set`);
+      }
+    } else if (!resolvedApiKey && (provider.type === 'openai' || provider.type === 'anthropic')) {
+      problems.push(`providers.${name}: needs apiKeyEnv (or apiKey) for a ${provider.type} provider`);
+    }
+    providers[name] = { ...provider, name, resolvedApiKey };
+  }
+
+  const chains: Record<string, Target[]> = {};
+  for (const [chainName, steps] of Object.entries(config.chains)) {
+    chains[chainName] = steps.map((step, i) => {
+      const ref = typeof step === 'string' ? splitTarget(step) : step;
+      if (!providers[ref.provider]) {
+        const known = Object.keys(providers).join(', ');
+        problems.push(`chains.${chainName}[${i}]: unknown provider "${ref.provider}" (declared: ${known})`);
+      }
+      const options: { maxTokens?: number; temperature?: number; maxAttempts?: number } = typeof step === 'string' ? {} : step;
+      return {
+        provider: ref.provider,
+        model: ref.model,
+        key: `${ref.provider}:${ref.model}`,
+        maxTokens: options.maxTokens,
+        temperature: options.temperature,
+        maxAttempts: options.maxAttempts ?? config.retry.maxAttempts,
+      };
+    });
+  }
+
+  if (problems.length > 0) throw configError(problems);
+  return { ...config, providers, chains };
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+const positiveInt = z.number().int().positive();
+const nonNegativeInt = z.number().int().nonnegative();
+
+/** Client-side budgets for one provider (admission control). */
+export const limitsSchema = z
+  .object({ rpm: positiveInt.optional(), tpm: positiveInt.optional(), concurrency: positiveInt.optional() })
+  .strict();
+
+const providerBase = {
+  apiKey: z.string().min(1).optional(),
+  apiKeyEnv: z.string().min(1).optional(),
+  baseURL: z.url().optional(),
+  /** Per-attempt timeout for this provider. */
+  timeoutMs: positiveInt.optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  limits: limitsSchema.optional(),
+};
+
+/** One scripted outcome of the in-process `fake` provider. */
+export const fakeStepSchema = z.union([
+  z.literal('ok'),
+  z.literal('hang'),
+  z.object({
+    text: z.string().optional(),
+    finishReason: z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'other']).optional(),
+    /** Latency of this one answer, overriding the provider's `latencyMs`. */
+    latencyMs: z.number().int().nonnegative().optional(),
+  }).strict(),
+  z.object({
+    fail: z.enum(['rate_limited', 'quota_exhausted', 'server', 'timeout', 'transport', 'bad_request',
+      'context_length', 'content_filter', 'auth', 'not_found']),
+    status: z.number().int().optional(),
+    code: z.string().optional(),
+    retryAfterMs: z.number().nonnegative().optional(),
+    message: z.string().optional(),
+    latencyMs: z.number().int().nonnegative().optional(),
+  }).strict(),
+]);
+
+const fakeRespond = z.custom<(request: unknown, n: number) => unknown>((v) => typeof v === 'function', {
+  message: 'expected a function (request, n) => step',
+});
+
+export const providerSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('openai'), ...providerBase }).strict(),
+  z.object({ type: z.literal('anthropic'), ...providerBase }).strict(),
+  z.object({ type: z.literal('openai-compatible'), ...providerBase, baseURL: z.url() }).strict(),
+  z.object({
+    type: z.literal('fake'),
+    ...providerBase,
+    /** Outcomes for successive requests; after the script runs out every request succeeds. */
+    script: z.array(fakeStepSchema).optional(),
+    /** Decides each outcome in code instead of a script. */
+    respond: fakeRespond.optional(),
+    /** Simulated latency of every request. */
+    latencyMs: nonNegativeInt.optional(),
+  }).strict(),
+]);
+
+const targetObject = z.object({
+  provider: z.string().min(1),
+  model: z.string().min(1),
+  maxTokens: positiveInt.optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  /** Attempts on this target before falling through (overrides `retry.maxAttempts`). */
+  maxAttempts: positiveInt.optional(),
+}).strict();
+
+const targetString = z.string().regex(/^[^:]+:.+$/, { message: "expected 'provider:model'" });
+
+export const chainSchema = z.array(z.union([targetString, targetObject])).min(1, { message: 'a chain needs at least one target' });
+
+export const retrySchema = z.object({
+  maxAttempts: positiveInt.default(3),
+  baseDelayMs: nonNegativeInt.default(250),
+  maxDelayMs: nonNegativeInt.default(8_000),
+  maxInlineWaitMs: nonNegativeInt.default(5_000),
+  retryTimeouts: z.boolean().default(false),
+  cooldownMs: nonNegativeInt.default(1_000),
+}).strict();
+
+export const breakerSchema = z.object({
+  scope: z.enum(['provider', 'target']).default('provider'),
+  errorThresholdPercentage: z.number().min(0).max(100).default(50),
+  volumeThreshold: nonNegativeInt.default(5),
+  windowMs: positiveInt.default(10_000),
+  resetTimeoutMs: positiveInt.default(30_000),
+}).strict();
+
+export const configSchema = z.object({
+  providers: z.record(z.string().regex(/^[^:]+$/, { message: 'a provider name cannot contain ":"' }), providerSchema)
+    .refine((p) => Object.keys(p).length > 0, { message: 'declare at least one provider' }),
+  chains: z.record(z.string().min(1), chainSchema)
+    .refine((c) => Object.keys(c).length > 0, { message: 'declare at least one chain' }),
+  retry: retrySchema.default(retrySchema.parse({})),
+  breaker: breakerSchema.default(breakerSchema.parse({})),
+  quota: z.object({ parkMs: nonNegativeInt.default(600_000) }).strict().default({ parkMs: 600_000 }),
+  store: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('memory') }).strict(),
+    z.object({ type: z.literal('redis'), url: z.string().min(1) }).strict(),
+  ]).default({ type: 'memory' }),
+  log: z.object({
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    logPrompts: z.boolean().default(false),
+  }).strict().default({ level: 'info', logPrompts: false }),
+}).strict();
+
+/** What a user writes in `router.config.ts`: only `providers` and `chains` are required. */
+export type SwitchyardConfig = z.input<typeof configSchema>;
+/** A config with every default filled in. */
+export type ParsedConfig = z.output<typeof configSchema>;
+export type ProviderConfig = z.output<typeof providerSchema>;
+export type ProviderType = ProviderConfig['type'];
+export type FakeStep = z.output<typeof fakeStepSchema>;
+export type RetryPolicy = z.output<typeof retrySchema>;
+export type BreakerPolicy = z.output<typeof breakerSchema>;
