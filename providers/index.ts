@@ -1,0 +1,20 @@
+import { anthropicAdapter } from './anthropic/adapter.js';
+import { fakeAdapter } from './fake/adapter.js';
+import { openAIAdapter } from './openai/adapter.js';
+import type { AdapterContext, ProviderAdapter } from './types.js';
+
+export type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse } from './types.js';
+export type { FakeAdapter } from './fake/adapter.js';
+
+/** Builds the adapter for a provider's `type`. */
+export function createAdapter(ctx: AdapterContext): ProviderAdapter {
+  switch (ctx.provider.type) {
+    case 'openai':
+    case 'openai-compatible':
+      return openAIAdapter(ctx);
+    case 'anthropic':
+      return anthropicAdapter(ctx);
+    case 'fake':
+      return fakeAdapter(ctx);
+  }
+}

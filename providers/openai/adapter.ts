@@ -1,0 +1,80 @@
+import OpenAI from 'openai';
+import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
+import { secretRedactor } from '../../src/observe/redact.js';
+import type { FinishReason } from '../../src/types.js';
+import { sdkLogger } from '../shared/sdk-logger.js';
+import { malformedResponse } from '../shared/transport-error.js';
+import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse } from '../types.js';
+import { mapOpenAIError } from './map-error.js';
+
+const FINISH: Readonly<Record<string, FinishReason>> = {
+  stop: 'stop', length: 'length', tool_calls: 'tool_calls', function_call: 'tool_calls', content_filter: 'content_filter',
+};
+
+/** Reasoning models reject any `temperature` but the default; the router drops it for them. */
+const NO_TEMPERATURE = /^(o\d|gpt-5)/;
+
+/** The Chat Completions body for one request; `openai-compatible` servers (vLLM, Ollama) take `max_tokens`. */
+export function openAIBody(request: ProviderRequest, compatible: boolean): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  const body: OpenAI.ChatCompletionCreateParamsNonStreaming = { model: request.model, messages: request.messages };
+  if (request.maxTokens !== undefined) {
+    if (compatible) body.max_tokens = request.maxTokens;
+    else body.max_completion_tokens = request.maxTokens;
+  }
+  if (request.temperature !== undefined && (compatible || !NO_TEMPERATURE.test(request.model))) {
+    body.temperature = request.temperature;
+  }
+  return body;
+}
+
+/**
+ * The `openai` and `openai-compatible` adapter: Chat Completions through the official SDK with its
+ * retries off (`maxRetries: 0`); Switchyard owns the one retry loop.
+ * @example const adapter = openAIAdapter({ provider, clock, logger });
+ */
+export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
+  const { provider, clock } = ctx;
+  const compatible = provider.type === 'openai-compatible';
+  const redact = secretRedactor([provider.resolvedApiKey]);
+  const client = new OpenAI({
+    // Local servers (Ollama, vLLM) accept any key; the SDK insists on one, so give it a placeholder
+    // rather than let it read OPENAI_API_KEY from the environment behind the config's back.
+    apiKey: provider.resolvedApiKey ?? 'not-needed',
+    baseURL: provider.baseURL ?? 'https://api.openai.com/v1',
+    maxRetries: 0,
+    timeout: provider.timeoutMs ?? 600_000,
+    defaultHeaders: provider.headers,
+    logger: sdkLogger(ctx.logger, provider.name),
+    logLevel: 'warn',
+  });
+
+  return {
+    name: provider.name,
+    type: provider.type,
+    async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
+      const where = { provider: provider.name, model: request.model };
+      let data: OpenAI.ChatCompletion;
+      let response: Response;
+      try {
+        ({ data, response } = await client.chat.completions
+          .create(openAIBody(request, compatible), { signal: options.signal })
+          .withResponse());
+      } catch (err) {
+        throw mapOpenAIError(err, { ...where, nowMs: clock.now(), redact });
+      }
+      const choice = data?.choices?.[0];
+      if (!choice || typeof choice.message !== 'object') throw malformedResponse(where, 'no choices[0].message');
+      return {
+        text: choice.message.content ?? '',
+        finishReason: FINISH[choice.finish_reason] ?? 'other',
+        usage: { inputTokens: data.usage?.prompt_tokens ?? 0, outputTokens: data.usage?.completion_tokens ?? 0 },
+        model: data.model ?? request.model,
+        requestId: response.headers.get('x-request-id') ?? undefined,
+        rateLimit: readRateLimits(response.headers, clock.now()),
+      };
+    },
+    async close() {
+      // The SDK holds no sockets of its own beyond the global fetch pool.
+    },
+  };
+}

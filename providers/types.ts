@@ -1,0 +1,47 @@
+import type { Clock } from '../src/clock.js';
+import type { ProviderType, ResolvedProvider } from '../src/config/index.js';
+import type { Logger } from '../src/observe/logger.js';
+import type { FinishReason, Message, RateLimitSnapshot, Usage } from '../src/types.js';
+
+/** One request to one (provider, model): the chain has already picked the target. */
+export interface ProviderRequest {
+  model: string;
+  messages: Message[];
+  maxTokens?: number;
+  temperature?: number;
+}
+
+/** What an adapter returns on success: the normalised answer plus the facts the policies read. */
+export interface ProviderResponse {
+  text: string;
+  finishReason: FinishReason;
+  usage: Usage;
+  /** The model the provider says answered (may be a dated snapshot of the one asked for). */
+  model: string;
+  requestId?: string;
+  rateLimit?: RateLimitSnapshot;
+}
+
+/** Per-request options: the signal aborts the request at once (the router owns every timeout). */
+export interface ProviderCallOptions {
+  signal: AbortSignal;
+}
+
+/**
+ * The provider contract. An adapter sends one request through its SDK (retries off) and either
+ * returns a `ProviderResponse` or throws a `RouterError` carrying facts: kind, status, code,
+ * retryAfterMs, requestId. It never retries and never decides what happens next.
+ */
+export interface ProviderAdapter {
+  readonly name: string;
+  readonly type: ProviderType;
+  chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse>;
+  close(): Promise<void>;
+}
+
+/** What every adapter factory receives. */
+export interface AdapterContext {
+  provider: ResolvedProvider;
+  clock: Clock;
+  logger: Logger;
+}
