@@ -1,0 +1,14 @@
+export { createRouter } from './router.js';
+export type { Router, RouterOptions } from './router.js';
+export { RouterError, isRouterError, ERROR_KINDS } from './errors.js';
+export type { ErrorKind, RouterErrorFacts } from './errors.js';
+export { defineConfig, loadConfig, resolveConfig } from './config/index.js';
+export type { SwitchyardConfig, ResolvedConfig, Target, ProviderType, FakeStep } from './config/index.js';
+export type { ChatRequest, ChatResult, Attempt, Message, Usage, FinishReason, RateLimitSnapshot, RateLimitWindow } from './types.js';
+export type { RouterEvents, RouterEventName, Listener } from './observe/events.js';
+export type { Clock } from './clock.js';
+export { systemClock } from './clock.js';
+export type { StateStore, Block } from './store/state-store.js';
+export { MemoryStore, memoryStore } from './store/memory-store.js';
+export type { BreakerState } from './policy/circuit-breaker.js';
+export type { ProviderAdapter, ProviderRequest, ProviderResponse, FakeAdapter } from '../providers/index.js';

@@ -1,0 +1,39 @@
+import { RouterError } from '../errors.js';
+import type { Call, Runtime } from '../runtime.js';
+import { runTarget, type AttemptValue, type Execute } from './retry.js';
+
+function describe(seconds: number | undefined): string {
+  return seconds === undefined ? '' : ` (back in ${(seconds / 1000).toFixed(1)} s)`;
+}
+
+/**
+ * Walks a chain in order: the first target that answers wins; a target that fails for capacity
+ * reasons hands over to the next; anything else is thrown by `runTarget` as it is. When every target
+ * is used up the call throws `exhausted`, with `retryAfterMs` = the soonest a target is known to accept.
+ */
+export async function runChain<T extends AttemptValue>(rt: Runtime, call: Call, execute: Execute<T>): Promise<{ value: T; target: { provider: string; model: string } }> {
+  const targets = rt.config.chains[call.chain]!;
+  const failures: string[] = [];
+  let soonestMs: number | undefined;
+  let last: RouterError | undefined;
+
+  for (let i = 0; i < targets.length; i++) {
+    const target = targets[i]!;
+    const outcome = await runTarget(rt, call, target, execute);
+    if (outcome.ok) return { value: outcome.value, target };
+
+    last = outcome.error;
+    if (outcome.availableInMs !== undefined) soonestMs = Math.min(soonestMs ?? Infinity, Math.max(0, outcome.availableInMs));
+    failures.push(`${target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''}${describe(outcome.availableInMs)}`);
+    const next = targets[i + 1];
+    const ref = { chain: call.chain, provider: target.provider, model: target.model };
+    rt.logger.info({ ...ref, kind: outcome.error.kind, status: outcome.error.status, code: outcome.error.code, to: next?.key }, next ? 'falling through to the next target' : 'last target of the chain failed');
+    if (rt.events.has('fallback')) {
+      rt.events.emit('fallback', { ...ref, kind: outcome.error.kind, to: next && { provider: next.provider, model: next.model }, coolingMs: outcome.availableInMs });
+    }
+  }
+
+  throw new RouterError('exhausted', `every target of chain "${call.chain}" failed or was skipped: ${failures.join('; ')}`, {
+    attempts: call.attempts, retryAfterMs: soonestMs, cause: last, code: last?.kind,
+  });
+}

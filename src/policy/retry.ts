@@ -1,0 +1,152 @@
+import type { ProviderAdapter, ProviderRequest } from '../../providers/types.js';
+import type { Target } from '../config/index.js';
+import { nextStep } from '../decide/next-step.js';
+import { RouterError, type ErrorKind } from '../errors.js';
+import type { Call, Runtime } from '../runtime.js';
+import type { RateLimitSnapshot } from '../types.js';
+import { attemptScope, type AbortCause } from './attempt-scope.js';
+import type { BreakerPermit } from './circuit-breaker.js';
+
+/** Anything an attempt returns that the loop reads facts from. */
+export interface AttemptValue {
+  requestId?: string;
+  rateLimit?: RateLimitSnapshot;
+}
+
+/** Sends one request to one target; `chat` and `stream` each bring their own. */
+export type Execute<T extends AttemptValue> = (adapter: ProviderAdapter, request: ProviderRequest, signal: AbortSignal) => Promise<T>;
+
+/** How a target ended when it did not answer: the call moves on, knowing when this target may accept again. */
+export interface FallThrough {
+  error: RouterError;
+  /** Milliseconds until this target is known to accept again (cooling, parked, circuit open). */
+  availableInMs?: number;
+}
+
+export type TargetOutcome<T> = { ok: true; value: T } | ({ ok: false } & FallThrough);
+
+const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
+
+function abortError(cause: AbortCause, call: Call, target: Target, original: RouterError): RouterError {
+  const where = { provider: target.provider, model: target.model, attempts: call.attempts, cause: original };
+  if (cause === 'caller') return new RouterError('aborted', 'call aborted by the caller', where);
+  if (cause === 'deadline') return new RouterError('timeout', `call deadline of ${call.request.timeoutMs} ms passed`, where);
+  return original;
+}
+
+function providerRequest(call: Call, target: Target): ProviderRequest {
+  const { request } = call;
+  return {
+    model: target.model,
+    messages: request.messages,
+    maxTokens: request.maxTokens ?? target.maxTokens,
+    temperature: request.temperature ?? target.temperature,
+  };
+}
+
+/**
+ * The retry loop on one target: skip it without a request when it is cooling, parked or its circuit
+ * is open; otherwise send, and on failure let `nextStep` decide between waiting and retrying here,
+ * falling through (maybe keeping the target out of rotation), or throwing.
+ */
+export async function runTarget<T extends AttemptValue>(rt: Runtime, call: Call, target: Target, execute: Execute<T>): Promise<TargetOutcome<T>> {
+  const { clock, store, events, logger } = rt;
+  const adapter = rt.adapters.get(target.provider)!;
+  const breaker = rt.breakers.for(target);
+  const providerKey = `provider:${target.provider}`;
+  const targetKey = `target:${target.key}`;
+  const attemptTimeoutMs = rt.config.providers[target.provider]!.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const callerSignal = call.request.signal;
+  const request = providerRequest(call, target);
+  const ref = { chain: call.chain, provider: target.provider, model: target.model };
+
+  const skip = (kind: ErrorKind, message: string, availableInMs: number | undefined, code?: string): TargetOutcome<T> => {
+    call.attempts.push({ provider: target.provider, model: target.model, ok: false, kind, skipped: true, latencyMs: 0 });
+    if (events.has('attempt')) events.emit('attempt', { ...ref, attempt: 0, ok: false, kind, skipped: true, latencyMs: 0, code });
+    return { ok: false, error: new RouterError(kind, message, { ...ref, code, retryAfterMs: availableInMs }), availableInMs };
+  };
+
+  let waitedMs: number | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const startedAtMs = clock.now();
+    const block = (await store.getBlock(providerKey, startedAtMs)) ?? (await store.getBlock(targetKey, startedAtMs));
+    if (block) {
+      const inMs = block.untilMs - startedAtMs;
+      return block.reason === 'parked'
+        ? skip('quota_exhausted', `${target.provider} is parked after a quota error`, inMs, block.cause)
+        : skip('rate_limited', `${target.key} is cooling until its rate limit resets`, inMs, block.cause);
+    }
+    const deadlineInMs = call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - startedAtMs;
+    // Nothing is sent for a call that is already over.
+    if (callerSignal?.aborted) throw abortError('caller', call, target, new RouterError('aborted', 'aborted', ref));
+    if (deadlineInMs !== undefined && deadlineInMs <= 0) throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', ref));
+    const permit: BreakerPermit | undefined = breaker.permit();
+    if (!permit) return skip('circuit_open', `circuit for ${breaker.key} is open`, breaker.reopensInMs());
+
+    const scope = attemptScope({ callerSignal, attemptTimeoutMs, deadlineInMs });
+    let value: T | undefined;
+    let error: RouterError | undefined;
+    try {
+      value = await execute(adapter, request, scope.signal);
+    } catch (err) {
+      error = err instanceof RouterError ? err : new RouterError('transport', String(err), { ...ref, cause: err });
+      if (scope.cause === 'attempt_timeout') {
+        error = new RouterError('timeout', `${target.key} attempt timed out after ${attemptTimeoutMs} ms`, { ...ref, cause: error });
+      }
+    } finally {
+      scope.dispose();
+    }
+    const latencyMs = clock.now() - startedAtMs;
+    const requestId = value?.requestId ?? error?.requestId;
+    const rateLimit = value?.rateLimit ?? error?.rateLimit;
+    call.attempts.push({
+      provider: target.provider, model: target.model, ok: !error, kind: error?.kind, status: error?.status,
+      waitedMs, latencyMs, requestId,
+    });
+    if (events.has('attempt')) {
+      events.emit('attempt', { ...ref, attempt, ok: !error, kind: error?.kind, status: error?.status, code: error?.code, latencyMs, requestId });
+    }
+    if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', { ...ref, ...rateLimit });
+
+    if (!error) {
+      breaker.record(permit, 'success');
+      return { ok: true, value: value! };
+    }
+    if (scope.cause === 'caller' || scope.cause === 'deadline') {
+      breaker.record(permit, 'neutral');
+      throw abortError(scope.cause, call, target, error);
+    }
+
+    const step = nextStep({
+      kind: error.kind, code: error.code, retryAfterMs: error.retryAfterMs, attempt, maxAttempts: target.maxAttempts,
+      remainingMs: call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - clock.now(),
+      policy: { ...rt.config.retry, parkMs: rt.config.quota.parkMs }, random: rt.random,
+    });
+    breaker.record(permit, step.breaker === 'failure' ? 'failure' : 'neutral');
+
+    if (step.action === 'throw') throw error.with({ attempts: call.attempts });
+
+    if (step.action === 'retry') {
+      logger.debug({ ...ref, attempt, kind: error.kind, status: error.status, code: error.code, delayMs: Math.round(step.delayMs) }, 'retrying the same target');
+      if (events.has('retry')) events.emit('retry', { ...ref, attempt, kind: error.kind, delayMs: step.delayMs, hintMs: error.retryAfterMs });
+      try {
+        await clock.sleep(step.delayMs, callerSignal);
+      } catch (err) {
+        throw new RouterError('aborted', 'call aborted by the caller', { ...ref, attempts: call.attempts, cause: err });
+      }
+      waitedMs = step.delayMs;
+      continue;
+    }
+
+    const order = step.block;
+    if (order) {
+      const key = order.scope === 'provider' ? providerKey : targetKey;
+      await store.setBlock(key, { reason: order.reason, untilMs: clock.now() + order.forMs, cause: error.code ?? error.kind }, clock.now());
+      if (order.reason === 'parked') {
+        logger.error({ ...ref, status: error.status, code: error.code, requestId, parkedForMs: order.forMs }, 'quota or billing error: provider parked, not retried');
+        if (events.has('quota')) events.emit('quota', { ...ref, code: error.code, status: error.status, parkedForMs: order.forMs, requestId });
+      }
+    }
+    return { ok: false, error: error.with({ attempts: call.attempts }), availableInMs: order?.forMs };
+  }
+}

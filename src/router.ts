@@ -1,0 +1,118 @@
+import { createAdapter } from '../providers/index.js';
+import type { ProviderAdapter } from '../providers/types.js';
+import { systemClock, type Clock } from './clock.js';
+import { resolveConfig, type ResolvedConfig, type SwitchyardConfig } from './config/index.js';
+import { RouterError } from './errors.js';
+import { EventHub, type Listener, type RouterEventName } from './observe/events.js';
+import { createLogger, type Logger } from './observe/logger.js';
+import { Breakers } from './policy/breakers.js';
+import type { BreakerState } from './policy/circuit-breaker.js';
+import { runChain } from './policy/fallback.js';
+import { validateRequest } from './request-schema.js';
+import type { Call, Runtime } from './runtime.js';
+import { memoryStore } from './store/memory-store.js';
+import type { StateStore } from './store/state-store.js';
+import type { ChatRequest, ChatResult } from './types.js';
+
+/** Options for `createRouter`; all optional. */
+export interface RouterOptions {
+  /** A pino logger. @default pino at the config's `log.level`, to stderr */
+  logger?: Logger;
+  /** Time source for waits and cooling. @default the system clock */
+  clock?: Clock;
+  /** Source of jitter. @default Math.random */
+  random?: () => number;
+  /** Shared state (cooling, parked quota). @default an in-memory store */
+  store?: StateStore;
+  /** Where `apiKeyEnv` is read. @default process.env */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A configured router: one per process is the usual shape. */
+export interface Router {
+  /** Sends a chat request down its chain; resolves with the first answer or throws a `RouterError`. */
+  chat(request: ChatRequest): Promise<ChatResult>;
+  /** Listens to `attempt`, `retry`, `fallback`, `breaker`, `quota` or `ratelimit`; returns an unsubscribe. */
+  on<E extends RouterEventName>(event: E, fn: Listener<E>): () => void;
+  /** The adapter of a provider by name (the `fake` one exposes its request log). */
+  adapter(provider: string): ProviderAdapter;
+  /** The state of every circuit breaker used so far. */
+  breakerStates(): Record<string, BreakerState>;
+  /** The validated config with defaults filled in. */
+  readonly config: ResolvedConfig;
+  /** Stops breakers, timers and store connections. Calls made after it throw. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a router from a config. Throws `RouterError` kind `config` naming every failing path.
+ * @example
+ * const router = createRouter(config);
+ * const res = await router.chat({ messages: [{ role: 'user', content: 'Hello' }] });
+ */
+export function createRouter(config: SwitchyardConfig, options: RouterOptions = {}): Router {
+  const resolved = resolveConfig(config, options.env);
+  const logger = options.logger ?? createLogger(resolved.log.level);
+  const clock = options.clock ?? systemClock;
+  const events = new EventHub((event, err) => logger.warn({ event, err: String(err) }, 'event listener threw'));
+  const breakers = new Breakers(resolved.breaker, (key, state) => {
+    logger.warn({ breaker: key, state }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
+    events.emit('breaker', { key, state });
+  });
+  const adapters = new Map<string, ProviderAdapter>();
+  for (const provider of Object.values(resolved.providers)) {
+    adapters.set(provider.name, createAdapter({ provider, clock, logger }));
+  }
+  const rt: Runtime = {
+    config: resolved, adapters, breakers, clock, events, logger,
+    store: options.store ?? memoryStore(),
+    random: options.random ?? Math.random,
+  };
+  let closed = false;
+
+  async function chat(request: ChatRequest): Promise<ChatResult> {
+    if (closed) throw new RouterError('invalid_request', 'router is closed');
+    validateRequest(request, resolved.chains);
+    const startedAtMs = clock.now();
+    const call: Call = {
+      chain: request.chain ?? 'default',
+      request,
+      startedAtMs,
+      deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
+      attempts: [],
+    };
+    if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
+    if (resolved.log.logPrompts) logger.debug({ chain: call.chain, messages: request.messages }, 'chat call');
+    const { value, target } = await runChain(rt, call, (adapter, req, signal) => adapter.chat(req, { signal }));
+    return {
+      text: value.text,
+      provider: target.provider,
+      model: target.model,
+      finishReason: value.finishReason,
+      usage: value.usage,
+      attempts: call.attempts,
+      latencyMs: clock.now() - startedAtMs,
+      requestId: value.requestId,
+    };
+  }
+
+  return {
+    chat,
+    on: (event, fn) => events.on(event, fn),
+    adapter(provider) {
+      const adapter = adapters.get(provider);
+      if (!adapter) throw new RouterError('invalid_request', `unknown provider "${provider}"`);
+      return adapter;
+    },
+    breakerStates: () => breakers.states(),
+    config: resolved,
+    async close() {
+      if (closed) return;
+      closed = true;
+      breakers.shutdown();
+      events.clear();
+      await Promise.all([...adapters.values()].map((a) => a.close()));
+      await rt.store.close();
+    },
+  };
+}
