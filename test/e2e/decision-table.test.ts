@@ -1,0 +1,418 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isRouterError } from '../../src/errors.js';
+import {
+  ANTHROPIC_PATH, OPENAI_PATH, anthropic429Headers, anthropicBodies, compatibleInsufficientCredits, openai429Headers, openaiBodies, openaiOk,
+} from '../support/fixtures.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
+import { VirtualClock } from '../support/virtual-clock.js';
+import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
+
+let up: Upstream;
+let close: Array<() => Promise<void>> = [];
+beforeEach(async () => {
+  up = await startUpstream();
+});
+afterEach(async () => {
+  for (const c of close) await c();
+  close = [];
+  await up.close();
+});
+const setup = (...args: Parameters<typeof wireRouter> extends [unknown, ...infer R] ? R : never) => {
+  const w = wireRouter(up, ...args);
+  close.push(() => w.router.close());
+  return w;
+};
+
+describe('429 rate limits', () => {
+  it('retries a 429 on the same target after the x-ratelimit-reset-requests it names (300ms)', async () => {
+    const { router, openai, anthropic } = setup();
+    up.script(OPENAI_PATH, { status: 429, headers: { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '300ms', 'x-request-id': 'req_429' }, body: openaiBodies.rateLimitRequests });
+    const res = await router.chat(ask());
+    expect(res.provider).toBe('openai');
+    expect(openai()).toBe(2);
+    expect(anthropic()).toBe(0);
+    const [first, second] = up.requests;
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(300);
+    expect(res.attempts).toMatchObject([
+      { provider: 'openai', ok: false, kind: 'rate_limited', status: 429, requestId: 'req_429' },
+      { provider: 'openai', ok: true },
+    ]);
+    expect(res.attempts[1]!.waitedMs).toBeGreaterThanOrEqual(300);
+  });
+
+  it('waits exactly the retry-after it is given (20 s, inline wait raised), measured on a virtual clock', async () => {
+    const clock = new VirtualClock();
+    const { router, openai } = setup({ retry: { maxInlineWaitMs: 30_000 } }, { clock, random: () => 0 });
+    up.script(OPENAI_PATH, { status: 429, headers: openai429Headers, body: openaiBodies.rateLimitRequests });
+    await router.chat(ask());
+    expect(openai()).toBe(2);
+    expect(clock.sleeps).toEqual([20_000]);
+  });
+
+  it('sleeps until a compatible server\'s Unix x-ratelimit-reset, not for that many seconds', async () => {
+    const clock = new VirtualClock();
+    const { router } = setup({
+      providers: { local: { type: 'openai-compatible', baseURL: `${up.url}/v1` } },
+      chains: { default: ['local:llama3:8b'] },
+    }, { clock, random: () => 0 });
+    up.script(OPENAI_PATH, { status: 429, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(clock.now() / 1000 + 3) }, body: { error: { message: 'slow', type: null, code: null } } });
+    const res = await router.chat(ask());
+    expect(res.model).toBe('llama3:8b');
+    expect(up.requests[0]!.body.model).toBe('llama3:8b');
+    expect(clock.sleeps).toEqual([3000]);
+  });
+
+  it('falls through at once when the hint is longer than maxInlineWaitMs, and later calls skip the cooling target without a request', async () => {
+    const { router, openai, anthropic } = setup();
+    up.script(OPENAI_PATH, { status: 429, headers: openai429Headers, body: openaiBodies.rateLimitRequests });
+    const first = await router.chat(ask());
+    expect(first.provider).toBe('anthropic');
+    expect([openai(), anthropic()]).toEqual([1, 1]);
+
+    const second = await router.chat(ask());
+    expect(second.provider).toBe('anthropic');
+    expect([openai(), anthropic()]).toEqual([1, 2]);
+    expect(second.attempts[0]).toMatchObject({ provider: 'openai', skipped: true, kind: 'rate_limited', ok: false });
+  });
+
+  it('falls through when a 429 outlasts its attempts, cooling the target for the hint', async () => {
+    const clock = new VirtualClock();
+    const { router, openai, anthropic } = setup({ retry: { maxAttempts: 2 } }, { clock });
+    const r429 = { status: 429, headers: { 'retry-after-ms': '100' }, body: openaiBodies.rateLimitRequests };
+    up.script(OPENAI_PATH, r429, r429);
+    const res = await router.chat(ask());
+    expect(res.provider).toBe('anthropic');
+    expect([openai(), anthropic()]).toEqual([2, 1]);
+    await router.chat(ask());
+    expect(openai()).toBe(2); // still cooling
+    clock.advance(200);
+    await router.chat(ask());
+    expect(openai()).toBe(3); // cooled down: tried again
+  });
+
+  it('never opens the breaker on a 429 storm', async () => {
+    const { router, openai } = setup({ retry: { maxAttempts: 1, cooldownMs: 0 }, breaker: { volumeThreshold: 2, errorThresholdPercentage: 10 } });
+    // slow_down carries no wait hint at all, so with cooldownMs 0 every call tries openai again.
+    up.otherwise(OPENAI_PATH, () => ({ status: 429, body: openaiBodies.slowDown }));
+    for (let i = 0; i < 20; i++) expect((await router.chat(ask())).provider).toBe('anthropic');
+    expect(openai()).toBe(20);
+    expect(router.breakerStates().openai).toBe('closed');
+  });
+
+  it('sends a request too large for the TPM to the next target without retrying or cooling', async () => {
+    const { router, openai, anthropic } = setup();
+    up.script(OPENAI_PATH, { status: 429, body: openaiBodies.requestTooLarge });
+    expect((await router.chat(ask())).provider).toBe('anthropic');
+    expect((await router.chat(ask())).provider).toBe('openai');
+    expect([openai(), anthropic()]).toEqual([2, 1]);
+  });
+});
+
+describe('quota and billing', () => {
+  it('costs one request, falls through, and the next call sends none to that provider (any model)', async () => {
+    const { router, openai, anthropic, log } = setup();
+    const quota: unknown[] = [];
+    router.on('quota', (e) => quota.push(e));
+    up.script(OPENAI_PATH, { status: 429, headers: { 'x-request-id': 'req_quota' }, body: openaiBodies.insufficientQuota });
+    const first = await router.chat({ ...ask(), chain: 'two-openai-models' });
+    expect(first.provider).toBe('anthropic');
+    expect([openai(), anthropic()]).toEqual([1, 1]);
+    expect(first.attempts.map((a) => [a.model, a.kind ?? 'ok', a.skipped ?? false])).toEqual([
+      ['gpt-4o-mini', 'quota_exhausted', false], ['gpt-4o', 'quota_exhausted', true], ['claude-sonnet-4-5', 'ok', false],
+    ]);
+    await router.chat(ask());
+    expect(openai()).toBe(1);
+    expect(quota).toMatchObject([{ provider: 'openai', code: 'insufficient_quota', status: 429, requestId: 'req_quota' }]);
+    expect(log.records().filter((r) => r.level === 50 && /quota/.test(r.msg))).toHaveLength(1);
+  });
+
+  it.each([
+    ['OpenAI insufficient_quota with the old null code', OPENAI_PATH, 429, openaiBodies.insufficientQuotaOld, 'default'],
+    ['an OpenAI-compatible 429 insufficient_credits', OPENAI_PATH, 429, compatibleInsufficientCredits, 'default'],
+    ['Anthropic 400 "credit balance is too low"', ANTHROPIC_PATH, 400, anthropicBodies.creditTooLow, 'anthropic-first'],
+    ['Anthropic 402 billing_error', ANTHROPIC_PATH, 402, anthropicBodies.billing402, 'anthropic-first'],
+    ['Anthropic 429 enforced_spend_limit_reached', ANTHROPIC_PATH, 429, anthropicBodies.enforcedSpendLimit, 'anthropic-first'],
+  ])('never retries %s: one request, then parked', async (_what, path, status, body, chain) => {
+    const { router } = setup({
+      chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5'], 'anthropic-first': ['anthropic:claude-sonnet-4-5', 'openai:gpt-4o-mini'] },
+    });
+    up.script(path, { status, body });
+    const res = await router.chat({ ...ask(), chain });
+    expect(res.attempts[0]).toMatchObject({ kind: 'quota_exhausted', status });
+    await router.chat({ ...ask(), chain });
+    expect(up.count(path)).toBe(1);
+  });
+});
+
+describe('caller errors fail at once', () => {
+  it.each([
+    ['a 400 context-length error', OPENAI_PATH, 400, openaiBodies.contextLength, 'context_length'],
+    ['a 401', OPENAI_PATH, 401, openaiBodies.invalidApiKey, 'auth'],
+    ['a 403', ANTHROPIC_PATH, 403, anthropicBodies.permission, 'auth'],
+    ['a 404', OPENAI_PATH, 404, openaiBodies.modelNotFound, 'not_found'],
+    ['a 400', ANTHROPIC_PATH, 400, anthropicBodies.invalidRequest, 'bad_request'],
+    ['a 413', ANTHROPIC_PATH, 413, anthropicBodies.tooLarge, 'bad_request'],
+    ['a 422', OPENAI_PATH, 422, { error: { message: 'bad', type: 'invalid_request_error', param: null, code: null } }, 'bad_request'],
+    ['a 400 content-policy rejection', OPENAI_PATH, 400, { error: { message: 'rejected', type: 'invalid_request_error', param: null, code: 'content_policy_violation' } }, 'content_filter'],
+  ])('%s costs exactly one request and tries no other target', async (_what, path, status, body, kind) => {
+    const { router } = setup({ chains: { default: path === OPENAI_PATH ? ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5'] : ['anthropic:claude-sonnet-4-5', 'openai:gpt-4o-mini'] } });
+    up.script(path, { status, body });
+    const err = await rejectionOf(router.chat(ask()));
+    expect(isRouterError(err)).toBe(true);
+    expect(err).toMatchObject({ kind, status });
+    expect(up.count()).toBe(1);
+    expect(err.attempts).toHaveLength(1);
+    expect(router.breakerStates()[path === OPENAI_PATH ? 'openai' : 'anthropic']).toBe('closed');
+  });
+});
+
+describe('server and transport failures', () => {
+  it('retries 5xx with capped exponential backoff until attempts run out, then falls through', async () => {
+    const clock = new VirtualClock();
+    const { router, openai, anthropic } = setup({ retry: { maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000 } }, { clock, random: () => 1 });
+    const r503 = { status: 503, body: openaiBodies.overloaded503 };
+    up.script(OPENAI_PATH, r503, r503, r503);
+    const res = await router.chat(ask());
+    expect(res.provider).toBe('anthropic');
+    expect([openai(), anthropic()]).toEqual([3, 1]);
+    expect(clock.sleeps).toEqual([100, 200]);
+  });
+
+  it('retries an Anthropic 529 on the same target and answers', async () => {
+    const { router, anthropic, openai } = setup({ chains: { default: ['anthropic:claude-sonnet-4-5', 'openai:gpt-4o-mini'] } });
+    up.script(ANTHROPIC_PATH, { status: 529, body: anthropicBodies.overloaded });
+    const res = await router.chat(ask());
+    expect(res.provider).toBe('anthropic');
+    expect([anthropic(), openai()]).toEqual([2, 0]);
+  });
+
+  it.each([408, 409, 500, 502, 504])('retries a %d on the same target', async (status) => {
+    const { router, openai } = setup();
+    up.script(OPENAI_PATH, { status, body: openaiBodies.serverError });
+    expect((await router.chat(ask())).provider).toBe('openai');
+    expect(openai()).toBe(2);
+  });
+
+  it('retries a reset connection, then answers', async () => {
+    const { router, openai, anthropic } = setup();
+    up.script(OPENAI_PATH, { reset: true });
+    const res = await router.chat(ask());
+    expect(res.provider).toBe('openai');
+    expect(res.attempts[0]).toMatchObject({ kind: 'transport', ok: false });
+    expect([openai(), anthropic()]).toEqual([2, 0]);
+  });
+
+  it('retries a malformed 200 body as a transport failure', async () => {
+    const { router, openai } = setup();
+    up.script(OPENAI_PATH, { status: 200, body: '{"choices": [' });
+    expect((await router.chat(ask())).provider).toBe('openai');
+    expect(openai()).toBe(2);
+  });
+
+  it('falls through on a refused connection after its attempts', async () => {
+    const { router, anthropic } = setup({
+      providers: {
+        openai: { type: 'openai', apiKey: 'sk-x', baseURL: 'http://127.0.0.1:1/v1' },
+        anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
+      },
+      chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5'] },
+    });
+    const res = await router.chat(ask());
+    expect(res.provider).toBe('anthropic');
+    expect(res.attempts.filter((a) => a.provider === 'openai').map((a) => a.kind)).toEqual(['transport', 'transport', 'transport']);
+    expect(anthropic()).toBe(1);
+  });
+});
+
+describe('attempt timeouts', () => {
+  it('does not retry a timed-out attempt (it may be billed) and falls through', async () => {
+    const { router, openai, anthropic } = setup({
+      providers: {
+        openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, timeoutMs: 150 },
+        anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
+      },
+    });
+    up.script(OPENAI_PATH, { hang: true });
+    const res = await router.chat(ask());
+    expect(res.provider).toBe('anthropic');
+    expect(res.attempts[0]).toMatchObject({ provider: 'openai', kind: 'timeout' });
+    expect(res.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(140);
+    expect([openai(), anthropic()]).toEqual([1, 1]);
+  });
+
+  it('retries a timed-out attempt when retry.retryTimeouts is set', async () => {
+    const { router, openai } = setup({
+      providers: {
+        openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, timeoutMs: 150 },
+        anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
+      },
+      retry: { retryTimeouts: true, baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    up.script(OPENAI_PATH, { hang: true });
+    expect((await router.chat(ask())).provider).toBe('openai');
+    expect(openai()).toBe(2);
+  });
+});
+
+describe('circuit breaker', () => {
+  const breakerConfig = { retry: { maxAttempts: 1 }, breaker: { volumeThreshold: 3, errorThresholdPercentage: 50, resetTimeoutMs: 400, windowMs: 10_000 } };
+
+  it('opens on a 503 storm; later calls send nothing to that provider until the reset, then exactly one probe', async () => {
+    const { router, openai, anthropic } = setup(breakerConfig);
+    const transitions: string[] = [];
+    router.on('breaker', (e) => transitions.push(`${e.key}:${e.state}`));
+    up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
+    for (let i = 0; i < 3; i++) await router.chat(ask());
+    expect(openai()).toBe(3);
+    expect(router.breakerStates().openai).toBe('open');
+
+    for (let i = 0; i < 5; i++) {
+      const res = await router.chat(ask());
+      expect(res.attempts[0]).toMatchObject({ provider: 'openai', kind: 'circuit_open', skipped: true });
+    }
+    expect(openai()).toBe(3);
+    expect(anthropic()).toBe(8);
+
+    await new Promise((r) => setTimeout(r, 450));
+    expect(router.breakerStates().openai).toBe('halfOpen');
+    up.otherwise(OPENAI_PATH, () => openaiOk());
+    const burst = await Promise.all(Array.from({ length: 5 }, () => router.chat(ask())));
+    expect(openai()).toBe(4); // exactly one probe went out
+    expect(burst.filter((r) => r.provider === 'openai')).toHaveLength(1);
+    expect(router.breakerStates().openai).toBe('closed');
+    expect(transitions).toEqual(['openai:open', 'openai:halfOpen', 'openai:closed']);
+    await router.chat(ask());
+    expect(openai()).toBe(5);
+  });
+
+  it('a half-open probe answered with a 429 does not close the breaker; the next call probes again', async () => {
+    const { router, openai } = setup({ ...breakerConfig, retry: { maxAttempts: 1, cooldownMs: 0 } });
+    up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
+    for (let i = 0; i < 3; i++) await router.chat(ask());
+    await new Promise((r) => setTimeout(r, 450));
+    up.script(OPENAI_PATH, { status: 429, body: openaiBodies.slowDown });
+    await router.chat(ask());
+    expect(openai()).toBe(4);
+    expect(router.breakerStates().openai).toBe('halfOpen');
+    up.otherwise(OPENAI_PATH, () => openaiOk());
+    expect((await router.chat(ask())).provider).toBe('openai');
+    expect(router.breakerStates().openai).toBe('closed');
+  });
+
+  it('a half-open probe that fails reopens the breaker', async () => {
+    const { router, openai } = setup(breakerConfig);
+    up.otherwise(OPENAI_PATH, () => ({ status: 500, body: openaiBodies.serverError }));
+    for (let i = 0; i < 3; i++) await router.chat(ask());
+    await new Promise((r) => setTimeout(r, 450));
+    await router.chat(ask());
+    expect(openai()).toBe(4);
+    expect(router.breakerStates().openai).toBe('open');
+    await router.chat(ask());
+    expect(openai()).toBe(4);
+  });
+
+  it('keeps a breaker per target with scope "target"', async () => {
+    const { router, openai } = setup({ ...breakerConfig, breaker: { ...breakerConfig.breaker, scope: 'target' } });
+    up.otherwise(OPENAI_PATH, (req) => (req.body.model === 'gpt-4o-mini' ? { status: 503, body: openaiBodies.overloaded503 } : openaiOk()));
+    for (let i = 0; i < 3; i++) await router.chat({ ...ask(), chain: 'two-openai-models' });
+    expect(router.breakerStates()).toMatchObject({ 'openai:gpt-4o-mini': 'open', 'openai:gpt-4o': 'closed' });
+    const res = await router.chat({ ...ask(), chain: 'two-openai-models' });
+    expect(res.model).toBe('gpt-4o');
+    expect(openai()).toBe(7);
+  });
+});
+
+describe('cancellation and deadlines', () => {
+  it('a caller abort during a retry wait ends the call at once, with no further request', async () => {
+    const { router, openai } = setup();
+    up.script(OPENAI_PATH, { status: 429, headers: { 'retry-after': '3' }, body: openaiBodies.rateLimitRequests });
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 50);
+    const err = await rejectionOf(router.chat({ ...ask(), signal: controller.signal }));
+    expect(err.kind).toBe('aborted');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(up.count()).toBe(1);
+    expect(err.attempts).toHaveLength(1);
+  });
+
+  it('a caller abort cancels the in-flight request at once', async () => {
+    const { router } = setup();
+    up.script(OPENAI_PATH, { hang: true });
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 50);
+    const err = await rejectionOf(router.chat({ ...ask(), signal: controller.signal }));
+    expect(err.kind).toBe('aborted');
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(up.count()).toBe(1);
+    expect(router.breakerStates().openai).toBe('closed');
+  });
+
+  it('an already-aborted signal sends nothing', async () => {
+    const { router } = setup();
+    const err = await rejectionOf(router.chat({ ...ask(), signal: AbortSignal.abort() }));
+    expect(err.kind).toBe('aborted');
+    expect(up.count()).toBe(0);
+  });
+
+  it('timeoutMs bounds the whole call, waits included, and a wait longer than what is left falls through', async () => {
+    const { router, openai, anthropic } = setup();
+    up.script(OPENAI_PATH, { status: 429, headers: { 'retry-after': '1' }, body: openaiBodies.rateLimitRequests });
+    up.script(ANTHROPIC_PATH, { hang: true });
+    const started = Date.now();
+    const err = await rejectionOf(router.chat({ ...ask(), timeoutMs: 300 }));
+    const elapsed = Date.now() - started;
+    expect(err.kind).toBe('timeout');
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(1000);
+    expect([openai(), anthropic()]).toEqual([1, 1]);
+  });
+});
+
+describe('an exhausted chain', () => {
+  it('throws exhausted with retryAfterMs = the soonest known reset', async () => {
+    const { router } = setup();
+    up.script(OPENAI_PATH, { status: 429, headers: openai429Headers, body: openaiBodies.rateLimitRequests });
+    up.script(ANTHROPIC_PATH, { status: 429, headers: { ...anthropic429Headers, 'retry-after': '7' }, body: anthropicBodies.rateLimit });
+    const err = await rejectionOf(router.chat(ask()));
+    expect(err.kind).toBe('exhausted');
+    expect(err.retryAfterMs).toBe(7000);
+    expect(err.attempts.map((a: any) => [a.provider, a.kind])).toEqual([['openai', 'rate_limited'], ['anthropic', 'rate_limited']]);
+    expect(up.count()).toBe(2);
+
+    const again = await rejectionOf(router.chat(ask()));
+    expect(again.kind).toBe('exhausted');
+    expect(again.attempts.every((a: any) => a.skipped)).toBe(true);
+    expect(again.retryAfterMs).toBeGreaterThan(6000);
+    expect(again.retryAfterMs).toBeLessThanOrEqual(7000);
+    expect(up.count()).toBe(2);
+  });
+
+  it('reports the breaker\'s reset as the soonest moment when a circuit is open', async () => {
+    const { router } = setup({ retry: { maxAttempts: 1 }, breaker: { volumeThreshold: 1, resetTimeoutMs: 5000 }, chains: { default: ['openai:gpt-4o-mini'] } });
+    up.script(OPENAI_PATH, { status: 500, body: openaiBodies.serverError });
+    expect((await rejectionOf(router.chat(ask()))).retryAfterMs).toBeUndefined();
+    const err = await rejectionOf(router.chat(ask()));
+    expect(err.kind).toBe('exhausted');
+    expect(err.retryAfterMs).toBeGreaterThan(4000);
+    expect(err.retryAfterMs).toBeLessThanOrEqual(5000);
+  });
+});
+
+describe('invalid input', () => {
+  it.each([
+    ['no messages', { messages: [] }, /messages: at least one message/],
+    ['an unknown role', { messages: [{ role: 'tool', content: 'x' }] }, /messages\[0\]\.role/],
+    ['an unknown chain', { chain: 'nope', messages: [{ role: 'user', content: 'x' }] }, /unknown chain "nope"/],
+    ['a non-string content', { messages: [{ role: 'user', content: 42 }] }, /messages\[0\]\.content/],
+    ['a misspelt option', { messages: [{ role: 'user', content: 'x' }], max_tokens: 5 }, /max_tokens/],
+    ['a negative maxTokens', { messages: [{ role: 'user', content: 'x' }], maxTokens: -1 }, /maxTokens/],
+  ])('throws invalid_request naming %s, before any request', async (_what, request, message) => {
+    const { router } = setup();
+    const err = await rejectionOf(router.chat(request as any));
+    expect(err.kind).toBe('invalid_request');
+    expect(err.message).toMatch(message);
+    expect(up.count()).toBe(0);
+  });
+});
