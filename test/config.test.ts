@@ -23,6 +23,7 @@ describe('resolveConfig', () => {
     expect(c.quota).toEqual({ parkMs: 600_000 });
     expect(c.store).toEqual({ type: 'memory' });
     expect(c.log).toEqual({ level: 'info', logPrompts: false });
+    expect(c.prices).toEqual({});
     expect(c.chains.default).toEqual([{ provider: 'f', model: 'm', key: 'f:m', maxTokens: undefined, temperature: undefined, maxAttempts: 3 }]);
   });
 

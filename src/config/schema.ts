@@ -101,6 +101,11 @@ export const configSchema = z.object({
     z.object({ type: z.literal('memory') }).strict(),
     z.object({ type: z.literal('redis'), url: z.string().min(1) }).strict(),
   ]).default({ type: 'memory' }),
+  /** USD per million tokens, keyed by `provider:model` (or by model alone): what `switchyard eval` estimates cost from. */
+  prices: z.record(z.string().min(1), z.object({
+    inputPerMTok: z.number().nonnegative(),
+    outputPerMTok: z.number().nonnegative(),
+  }).strict()).default({}),
   log: z.object({
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     logPrompts: z.boolean().default(false),
