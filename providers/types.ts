@@ -28,6 +28,17 @@ export interface ProviderCallOptions {
 }
 
 /**
+ * What an adapter's stream yields: `open` once the response headers arrive, `delta` for every
+ * non-empty piece of content (role-only or empty deltas, pings and other protocol events are not
+ * yielded), and `finish` exactly once, last, when and only when the provider's terminal event
+ * arrived. A stream cut before it, or an error frame, is thrown as a `RouterError`.
+ */
+export type ProviderStreamEvent =
+  | { type: 'open'; requestId?: string; rateLimit?: RateLimitSnapshot }
+  | { type: 'delta'; text: string }
+  | { type: 'finish'; finishReason: FinishReason; usage: Usage; model?: string };
+
+/**
  * The provider contract. An adapter sends one request through its SDK (retries off) and either
  * returns a `ProviderResponse` or throws a `RouterError` carrying facts: kind, status, code,
  * retryAfterMs, requestId. It never retries and never decides what happens next.
@@ -36,6 +47,7 @@ export interface ProviderAdapter {
   readonly name: string;
   readonly type: ProviderType;
   chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse>;
+  stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 export { createRouter } from './router.js';
 export type { Router, RouterOptions } from './router.js';
+export type { StreamEvent } from './stream.js';
 export { RouterError, isRouterError, ERROR_KINDS } from './errors.js';
 export type { ErrorKind, RouterErrorFacts } from './errors.js';
 export { defineConfig, loadConfig, resolveConfig } from './config/index.js';
@@ -11,4 +12,4 @@ export { systemClock } from './clock.js';
 export type { StateStore, Block } from './store/state-store.js';
 export { MemoryStore, memoryStore } from './store/memory-store.js';
 export type { BreakerState } from './policy/circuit-breaker.js';
-export type { ProviderAdapter, ProviderRequest, ProviderResponse, FakeAdapter } from '../providers/index.js';
+export type { ProviderAdapter, ProviderRequest, ProviderResponse, ProviderStreamEvent, FakeAdapter } from '../providers/index.js';

@@ -17,6 +17,7 @@ const requestSchema = z.object({
   idempotencyKey: z.string().min(1).optional(),
   signal: z.instanceof(AbortSignal).optional(),
   timeoutMs: z.number().positive().optional(),
+  firstTokenTimeoutMs: z.number().positive().optional(),
 }).strict();
 
 /** Checks a call's input before anything is sent; throws `RouterError` kind `invalid_request` naming each problem. */

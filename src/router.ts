@@ -8,6 +8,7 @@ import { createLogger, type Logger } from './observe/logger.js';
 import { Breakers } from './policy/breakers.js';
 import type { BreakerState } from './policy/circuit-breaker.js';
 import { runChain } from './policy/fallback.js';
+import { streamCall, type StreamEvent } from './stream.js';
 import { validateRequest } from './request-schema.js';
 import type { Call, Runtime } from './runtime.js';
 import { memoryStore } from './store/memory-store.js';
@@ -32,6 +33,11 @@ export interface RouterOptions {
 export interface Router {
   /** Sends a chat request down its chain; resolves with the first answer or throws a `RouterError`. */
   chat(request: ChatRequest): Promise<ChatResult>;
+  /**
+   * Streams a chat request: `start`, `text`..., then `done` or `interrupted`. Retries and fall-through
+   * happen only before the first token; a failure before it is thrown from the iteration, like `chat`.
+   */
+  stream(request: ChatRequest): AsyncIterable<StreamEvent>;
   /** Listens to `attempt`, `retry`, `fallback`, `breaker`, `quota` or `ratelimit`; returns an unsubscribe. */
   on<E extends RouterEventName>(event: E, fn: Listener<E>): () => void;
   /** The adapter of a provider by name (the `fake` one exposes its request log). */
@@ -70,20 +76,24 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   };
   let closed = false;
 
-  async function chat(request: ChatRequest): Promise<ChatResult> {
+  /** Validates a call and starts its clock; nothing is sent for a call that is invalid or already aborted. */
+  function begin(request: ChatRequest, what: string): Call {
     if (closed) throw new RouterError('invalid_request', 'router is closed');
     validateRequest(request, resolved.chains);
-    const startedAtMs = clock.now();
-    const call: Call = {
-      chain: request.chain ?? 'default',
-      request,
-      startedAtMs,
-      deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
-      attempts: [],
-    };
     if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
-    if (resolved.log.logPrompts) logger.debug({ chain: call.chain, messages: request.messages }, 'chat call');
-    const { value, target } = await runChain(rt, call, (adapter, req, signal) => adapter.chat(req, { signal }));
+    const startedAtMs = clock.now();
+    const chain = request.chain ?? 'default';
+    if (resolved.log.logPrompts) logger.debug({ chain, messages: request.messages }, `${what} call`);
+    return {
+      chain, request, startedAtMs, attempts: [],
+      deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
+    };
+  }
+
+  async function chat(request: ChatRequest): Promise<ChatResult> {
+    const call = begin(request, 'chat');
+    const startedAtMs = call.startedAtMs;
+    const { value, target } = await runChain(rt, call, (adapter, req, scope) => adapter.chat(req, { signal: scope.signal }));
     return {
       text: value.text,
       provider: target.provider,
@@ -96,8 +106,21 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     };
   }
 
+  function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
+    const call = begin(request, 'stream');
+    let iterated = false;
+    return {
+      [Symbol.asyncIterator]: () => {
+        if (iterated) throw new RouterError('invalid_request', 'a stream can be iterated once; call router.stream() again');
+        iterated = true;
+        return streamCall(rt, call);
+      },
+    };
+  }
+
   return {
     chat,
+    stream,
     on: (event, fn) => events.on(event, fn),
     adapter(provider) {
       const adapter = adapters.get(provider);

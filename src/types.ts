@@ -43,6 +43,8 @@ export interface ChatRequest {
   signal?: AbortSignal;
   /** Overall deadline for the whole call, waits included. */
   timeoutMs?: number;
+  /** Streams only: abandon a target that sends no content within this (overrides the provider's). */
+  firstTokenTimeoutMs?: number;
 }
 
 /** The normalised answer, the same shape from every provider. */
@@ -55,6 +57,8 @@ export interface ChatResult {
   attempts: Attempt[];
   latencyMs: number;
   requestId?: string;
+  /** Streams only: from the call's start to the first content token (waits and fall-throughs included). */
+  timeToFirstTokenMs?: number;
 }
 
 /** A rate-limit window read from a response's headers. */

@@ -1,36 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { secretRedactor } from '../../src/observe/redact.js';
-import type { FinishReason } from '../../src/types.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
 import { malformedResponse } from '../shared/transport-error.js';
-import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse } from '../types.js';
+import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
+import { anthropicBody, finishReasonOf } from './adapter-body.js';
 import { mapAnthropicError } from './map-error.js';
+import { streamAnthropic } from './stream.js';
 
-const FINISH: Readonly<Record<string, FinishReason>> = {
-  end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', model_context_window_exceeded: 'length',
-  tool_use: 'tool_calls', refusal: 'content_filter',
-};
-
-/** Anthropic requires `max_tokens`; this is what a call that sets none gets. */
-export const DEFAULT_MAX_TOKENS = 4096;
-
-/**
- * The Messages body for one request: system messages go to `system`, `maxTokens` to `max_tokens`.
- * `temperature` is dropped: API version 2026-10-21 (the one SDK 1.x speaks) rejects it with a 400.
- */
-export function anthropicBody(request: ProviderRequest): Anthropic.MessageCreateParamsNonStreaming {
-  const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content);
-  const body: Anthropic.MessageCreateParamsNonStreaming = {
-    model: request.model,
-    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-    messages: request.messages
-      .filter((m) => m.role !== 'system')
-      .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
-  };
-  if (system.length > 0) body.system = system.join('\n\n');
-  return body;
-}
+export { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 
 /**
  * The `anthropic` adapter: the Messages API through the official SDK with its retries off.
@@ -65,7 +43,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
       const usage = data.usage ?? ({} as Anthropic.Usage);
       return {
         text: data.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
-        finishReason: (data.stop_reason && FINISH[data.stop_reason]) || (data.stop_reason ? 'other' : 'stop'),
+        finishReason: finishReasonOf(data.stop_reason),
         usage: {
           // Cached prompt tokens are still prompt tokens; count them so budgets see the whole input.
           inputTokens: (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
@@ -75,6 +53,13 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
         requestId: response.headers.get('request-id') ?? undefined,
         rateLimit: readRateLimits(response.headers, clock.now()),
       };
+    },
+    stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
+      const where = { provider: provider.name, model: request.model };
+      return streamAnthropic({
+        client, where, now: () => clock.now(),
+        map: (err) => mapAnthropicError(err, { ...where, nowMs: clock.now(), redact }),
+      }, request, options);
     },
     async close() {},
   };

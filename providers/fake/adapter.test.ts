@@ -51,3 +51,38 @@ describe('fake adapter', () => {
     expect(err.kind).toBe('aborted');
   });
 });
+
+describe('fake adapter streams', () => {
+  async function events(a: ReturnType<typeof adapterFor>, req = request) {
+    const out: Array<{ type: string; text?: string }> = [];
+    try {
+      for await (const ev of a.stream(req, { signal: signal() })) out.push(ev);
+    } catch (err) {
+      out.push({ type: 'error', text: (err as RouterError).kind + ':' + ((err as RouterError).code ?? '') });
+    }
+    return out;
+  }
+
+  it('streams the same deterministic answer a word at a time, then finish with usage', async () => {
+    const a = adapterFor('f', { type: 'fake' });
+    const out = await events(a);
+    const text = out.filter((e) => e.type === 'delta').map((e) => e.text).join('');
+    expect(text).toBe(fakeAnswer(request.messages, 'sim-1'));
+    expect(out[0]!.type).toBe('open');
+    expect(out.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
+    expect(out.filter((e) => e.type === 'delta').length).toBeGreaterThan(5);
+  });
+
+  it('cuts a stream after cutAfterChunks without a finish', async () => {
+    const out = await events(adapterFor('f', { type: 'fake', script: [{ text: 'one two three', cutAfterChunks: 2 }] }));
+    expect(out.map((e) => e.type)).toEqual(['open', 'delta', 'delta', 'error']);
+    expect(out.at(-1)!.text).toBe('transport:stream_truncated');
+  });
+
+  it('fails mid-stream after afterChunks, or before any content without it', async () => {
+    const mid = await events(adapterFor('f', { type: 'fake', script: [{ fail: 'server', afterChunks: 1 }] }));
+    expect(mid.map((e) => e.type)).toEqual(['open', 'delta', 'error']);
+    const before = await events(adapterFor('f', { type: 'fake', script: [{ fail: 'rate_limited' }] }));
+    expect(before.map((e) => e.type)).toEqual(['error']);
+  });
+});

@@ -1,7 +1,9 @@
 import type { FakeStep } from '../../src/config/index.js';
 import { RouterError } from '../../src/errors.js';
-import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse } from '../types.js';
+import type { FinishReason } from '../../src/types.js';
+import { truncatedStream } from '../shared/stream-errors.js';
 import { abortedError } from '../shared/transport-error.js';
+import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { approxTokens, fakeAnswer, promptTokens, truncateToTokens } from './answer.js';
 
 const DEFAULT_STATUS: Readonly<Record<string, number>> = {
@@ -15,6 +17,8 @@ export interface FakeAdapter extends ProviderAdapter {
   readonly requests: ProviderRequest[];
 }
 
+type Failure = Extract<FakeStep, { fail: string }>;
+
 function waitForAbort(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     if (signal.aborted) reject(signal.reason);
@@ -22,9 +26,16 @@ function waitForAbort(signal: AbortSignal): Promise<never> {
   });
 }
 
+/** Splits a reply into word-sized chunks, the way a model streams it. */
+function chunksOf(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
 /**
  * An offline provider: deterministic answers with honest token counts, and scriptable outcomes
  * (`script` for successive requests, or `respond(request, n)`), for tests and running without keys.
+ * Streams send the reply a word at a time; `cutAfterChunks` and `afterChunks` script a cut stream
+ * and a mid-stream error.
  * @example providers: { local: { type: 'fake', script: [{ fail: 'rate_limited', retryAfterMs: 300 }, 'ok'] } }
  */
 export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
@@ -33,38 +44,66 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
   const script = [...(provider.script ?? [])];
   const requests: ProviderRequest[] = [];
 
-  async function chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
+  /** Takes the next scripted step and waits out its latency (abortably). */
+  async function begin(request: ProviderRequest, signal: AbortSignal) {
     const where = { provider: provider.name, model: request.model };
     const n = requests.push(request);
     const step = ((provider.type === 'fake' && provider.respond?.(request, n)) ?? script.shift() ?? 'ok') as FakeStep;
     const requestId = `fake_${provider.name}_${n}`;
     try {
-      if (step === 'hang') await waitForAbort(options.signal);
+      if (step === 'hang') await waitForAbort(signal);
       const stepLatency = typeof step === 'object' ? step.latencyMs : undefined;
       const latencyMs = stepLatency ?? (provider.type === 'fake' ? provider.latencyMs ?? 0 : 0);
-      if (latencyMs > 0) await clock.sleep(latencyMs, options.signal);
-      else if (options.signal.aborted) throw options.signal.reason;
+      if (latencyMs > 0) await clock.sleep(latencyMs, signal);
+      else if (signal.aborted) throw signal.reason;
     } catch (err) {
       throw abortedError(where, err);
     }
-    if (typeof step === 'object' && 'fail' in step) {
-      const status = step.status ?? (step.fail === 'transport' || step.fail === 'timeout' ? undefined : DEFAULT_STATUS[step.fail]);
-      const code = step.code ?? (step.fail === 'quota_exhausted' ? 'insufficient_quota' : undefined);
-      const head = [provider.name, status, step.fail].filter((part) => part !== undefined).join(' ');
-      throw new RouterError(step.fail, `${head}: ${step.message ?? 'scripted failure'}`, {
-        ...where, status, code, retryAfterMs: step.retryAfterMs, requestId,
-      });
-    }
+    return { where, step, requestId };
+  }
+
+  function failure(step: Failure, where: { provider: string; model: string }, requestId: string): RouterError {
+    const status = step.status ?? (step.fail === 'transport' || step.fail === 'timeout' ? undefined : DEFAULT_STATUS[step.fail]);
+    const code = step.code ?? (step.fail === 'quota_exhausted' ? 'insufficient_quota' : undefined);
+    const head = [provider.name, status, step.fail].filter((part) => part !== undefined).join(' ');
+    return new RouterError(step.fail, `${head}: ${step.message ?? 'scripted failure'}`, {
+      ...where, status, code, retryAfterMs: step.retryAfterMs, requestId,
+    });
+  }
+
+  function answer(request: ProviderRequest, step: FakeStep): { text: string; finishReason: FinishReason } {
     const scripted = typeof step === 'object' && !('fail' in step) ? step : undefined;
     const { text, truncated } = truncateToTokens(scripted?.text ?? fakeAnswer(request.messages, request.model), request.maxTokens);
+    return { text, finishReason: scripted?.finishReason ?? (truncated ? 'length' : 'stop') };
+  }
+
+  async function chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
+    const { where, step, requestId } = await begin(request, options.signal);
+    if (typeof step === 'object' && 'fail' in step) throw failure(step, where, requestId);
+    const { text, finishReason } = answer(request, step);
     return {
-      text,
-      finishReason: scripted?.finishReason ?? (truncated ? 'length' : 'stop'),
+      text, finishReason, model: request.model, requestId,
       usage: { inputTokens: promptTokens(request.messages), outputTokens: approxTokens(text) },
-      model: request.model,
-      requestId,
     };
   }
 
-  return { name: provider.name, type: provider.type, requests, chat, async close() {} };
+  async function* stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
+    const { where, step, requestId } = await begin(request, options.signal);
+    const failed = typeof step === 'object' && 'fail' in step ? step : undefined;
+    if (failed && !failed.afterChunks) throw failure(failed, where, requestId);
+    yield { type: 'open', requestId };
+    const { text, finishReason } = answer(request, step);
+    const chunks = chunksOf(text);
+    const stopAt = failed?.afterChunks ?? (typeof step === 'object' && 'cutAfterChunks' in step ? step.cutAfterChunks : undefined);
+    for (let i = 0; i < chunks.length; i++) {
+      if (stopAt !== undefined && i >= stopAt) break;
+      if (options.signal.aborted) throw abortedError(where, options.signal.reason);
+      yield { type: 'delta', text: chunks[i]! };
+    }
+    if (failed) throw failure(failed, where, requestId);
+    if (stopAt !== undefined && stopAt < chunks.length) throw truncatedStream(where, 'its last chunk');
+    yield { type: 'finish', finishReason, usage: { inputTokens: promptTokens(request.messages), outputTokens: approxTokens(text) }, model: request.model };
+  }
+
+  return { name: provider.name, type: provider.type, requests, chat, stream, async close() {} };
 }

@@ -4,28 +4,16 @@ import { secretRedactor } from '../../src/observe/redact.js';
 import type { FinishReason } from '../../src/types.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
 import { malformedResponse } from '../shared/transport-error.js';
-import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse } from '../types.js';
+import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
+import { openAIBody } from './adapter-body.js';
 import { mapOpenAIError } from './map-error.js';
+import { streamOpenAI } from './stream.js';
+
+export { openAIBody } from './adapter-body.js';
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
   stop: 'stop', length: 'length', tool_calls: 'tool_calls', function_call: 'tool_calls', content_filter: 'content_filter',
 };
-
-/** Reasoning models reject any `temperature` but the default; the router drops it for them. */
-const NO_TEMPERATURE = /^(o\d|gpt-5)/;
-
-/** The Chat Completions body for one request; `openai-compatible` servers (vLLM, Ollama) take `max_tokens`. */
-export function openAIBody(request: ProviderRequest, compatible: boolean): OpenAI.ChatCompletionCreateParamsNonStreaming {
-  const body: OpenAI.ChatCompletionCreateParamsNonStreaming = { model: request.model, messages: request.messages };
-  if (request.maxTokens !== undefined) {
-    if (compatible) body.max_tokens = request.maxTokens;
-    else body.max_completion_tokens = request.maxTokens;
-  }
-  if (request.temperature !== undefined && (compatible || !NO_TEMPERATURE.test(request.model))) {
-    body.temperature = request.temperature;
-  }
-  return body;
-}
 
 /**
  * The `openai` and `openai-compatible` adapter: Chat Completions through the official SDK with its
@@ -72,6 +60,13 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
         requestId: response.headers.get('x-request-id') ?? undefined,
         rateLimit: readRateLimits(response.headers, clock.now()),
       };
+    },
+    stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
+      const where = { provider: provider.name, model: request.model };
+      return streamOpenAI({
+        client, compatible, where, now: () => clock.now(),
+        map: (err) => mapOpenAIError(err, { ...where, nowMs: clock.now(), redact }),
+      }, request, options);
     },
     async close() {
       // The SDK holds no sockets of its own beyond the global fetch pool.

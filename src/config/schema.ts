@@ -12,8 +12,10 @@ const providerBase = {
   apiKey: z.string().min(1).optional(),
   apiKeyEnv: z.string().min(1).optional(),
   baseURL: z.url().optional(),
-  /** Per-attempt timeout for this provider. */
+  /** Per-attempt timeout for this provider; for a stream, also the longest gap allowed between chunks. */
   timeoutMs: positiveInt.optional(),
+  /** Streams only: a target that sends no content within this is abandoned for the next one. */
+  firstTokenTimeoutMs: positiveInt.optional(),
   headers: z.record(z.string(), z.string()).optional(),
   limits: limitsSchema.optional(),
 };
@@ -27,6 +29,8 @@ export const fakeStepSchema = z.union([
     finishReason: z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'other']).optional(),
     /** Latency of this one answer, overriding the provider's `latencyMs`. */
     latencyMs: z.number().int().nonnegative().optional(),
+    /** Streams only: the connection drops after this many chunks, before the terminal event. */
+    cutAfterChunks: z.number().int().nonnegative().optional(),
   }).strict(),
   z.object({
     fail: z.enum(['rate_limited', 'quota_exhausted', 'server', 'timeout', 'transport', 'bad_request',
@@ -36,6 +40,8 @@ export const fakeStepSchema = z.union([
     retryAfterMs: z.number().nonnegative().optional(),
     message: z.string().optional(),
     latencyMs: z.number().int().nonnegative().optional(),
+    /** Streams only: the failure arrives mid-stream, after this many chunks of content. */
+    afterChunks: z.number().int().nonnegative().optional(),
   }).strict(),
 ]);
 

@@ -1,41 +1,85 @@
 /** Why an attempt's signal fired: the caller aborted, the call's deadline passed, or the attempt ran too long. */
-export type AbortCause = 'caller' | 'deadline' | 'attempt_timeout';
+export type AbortCause = 'caller' | 'deadline' | 'attempt_timeout' | 'released';
 
-/** The signal one attempt runs under, and why it fired. `dispose()` clears its timer and listener. */
+/** The signal one attempt runs under, and why it fired. */
 export interface AttemptScope {
   readonly signal: AbortSignal;
   readonly cause: AbortCause | undefined;
+  /**
+   * For a stream that has shown its first token: the attempt timer becomes an idle timer of `idleMs`,
+   * restarted by every `touch()`. The caller's abort and the call's deadline still apply.
+   */
+  commit(idleMs: number): void;
+  /** Starts the idle timer: we are now waiting on the provider for the next chunk. */
+  touch(): void;
+  /** Stops the idle timer while the consumer, not the provider, holds things up. */
+  pause(): void;
+  /** Aborts the attempt because its owner no longer needs it (a consumer stopped reading). */
+  release(): void;
+  /** Clears the timer and the caller listener; nothing of the attempt outlives it. */
   dispose(): void;
+}
+
+export interface AttemptScopeOptions {
+  callerSignal?: AbortSignal;
+  attemptTimeoutMs: number;
+  /** Milliseconds until the call's overall deadline, if it has one. */
+  deadlineInMs?: number;
 }
 
 /**
  * One AbortController per attempt, fired by whichever comes first: the caller's signal, the call's
- * deadline, or the attempt timeout. One cleared timer and one removed listener: nothing outlives
- * the attempt (an `AbortSignal.timeout` per request would keep its timer alive until it fires).
+ * deadline, or the attempt timeout. One timer (cleared, or refreshed while a stream flows) and one
+ * removed listener: an `AbortSignal.timeout` per request would keep its timer alive until it fires.
  */
-export function attemptScope(opts: { callerSignal?: AbortSignal; attemptTimeoutMs: number; deadlineInMs?: number }): AttemptScope {
+export function attemptScope({ callerSignal, attemptTimeoutMs, deadlineInMs }: AttemptScopeOptions): AttemptScope {
   const controller = new AbortController();
+  const deadlineAt = deadlineInMs === undefined ? undefined : Date.now() + deadlineInMs;
   let cause: AbortCause | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let idleMs: number | undefined;
+  let timerIsDeadline = false;
+
   const fire = (why: AbortCause, reason: unknown) => {
     if (cause) return;
     cause = why;
+    clearTimeout(timer);
     controller.abort(reason);
   };
-  const { callerSignal, attemptTimeoutMs, deadlineInMs } = opts;
-  const byDeadline = deadlineInMs !== undefined && deadlineInMs <= attemptTimeoutMs;
-  const timer = setTimeout(
-    () => fire(byDeadline ? 'deadline' : 'attempt_timeout', new Error(byDeadline ? 'call deadline passed' : 'attempt timed out')),
-    byDeadline ? Math.max(0, deadlineInMs) : attemptTimeoutMs,
-  );
+  const arm = (ms: number) => {
+    clearTimeout(timer);
+    const toDeadline = deadlineAt === undefined ? Infinity : deadlineAt - Date.now();
+    timerIsDeadline = toDeadline <= ms;
+    timer = setTimeout(
+      () => fire(timerIsDeadline ? 'deadline' : 'attempt_timeout', new Error(timerIsDeadline ? 'call deadline passed' : 'attempt timed out')),
+      Math.max(0, timerIsDeadline ? toDeadline : ms),
+    );
+  };
   const onCallerAbort = () => fire('caller', callerSignal!.reason);
+
+  arm(attemptTimeoutMs);
   if (callerSignal) {
     if (callerSignal.aborted) onCallerAbort();
     else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
   }
+
   return {
     signal: controller.signal,
     get cause() {
       return cause;
+    },
+    commit(ms) {
+      idleMs = ms;
+      if (!cause) arm(ms);
+    },
+    touch() {
+      if (idleMs !== undefined && !cause) arm(idleMs);
+    },
+    pause() {
+      if (idleMs !== undefined && !timerIsDeadline) clearTimeout(timer);
+    },
+    release() {
+      fire('released', new Error('released by its owner'));
     },
     dispose() {
       clearTimeout(timer);

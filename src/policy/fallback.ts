@@ -1,6 +1,7 @@
 import { RouterError } from '../errors.js';
 import type { Call, Runtime } from '../runtime.js';
-import { runTarget, type AttemptValue, type Execute } from './retry.js';
+import type { Target } from '../config/index.js';
+import { runTarget, type AttemptValue, type Execute, type ExecuteOptions } from './retry.js';
 
 function describe(seconds: number | undefined): string {
   return seconds === undefined ? '' : ` (back in ${(seconds / 1000).toFixed(1)} s)`;
@@ -11,7 +12,9 @@ function describe(seconds: number | undefined): string {
  * reasons hands over to the next; anything else is thrown by `runTarget` as it is. When every target
  * is used up the call throws `exhausted`, with `retryAfterMs` = the soonest a target is known to accept.
  */
-export async function runChain<T extends AttemptValue>(rt: Runtime, call: Call, execute: Execute<T>): Promise<{ value: T; target: { provider: string; model: string } }> {
+export async function runChain<T extends AttemptValue>(
+  rt: Runtime, call: Call, execute: Execute<T>, options: ExecuteOptions = {},
+): Promise<{ value: T; target: Target }> {
   const targets = rt.config.chains[call.chain]!;
   const failures: string[] = [];
   let soonestMs: number | undefined;
@@ -19,7 +22,7 @@ export async function runChain<T extends AttemptValue>(rt: Runtime, call: Call, 
 
   for (let i = 0; i < targets.length; i++) {
     const target = targets[i]!;
-    const outcome = await runTarget(rt, call, target, execute);
+    const outcome = await runTarget(rt, call, target, execute, options);
     if (outcome.ok) return { value: outcome.value, target };
 
     last = outcome.error;

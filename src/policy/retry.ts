@@ -4,7 +4,7 @@ import { nextStep } from '../decide/next-step.js';
 import { RouterError, type ErrorKind } from '../errors.js';
 import type { Call, Runtime } from '../runtime.js';
 import type { RateLimitSnapshot } from '../types.js';
-import { attemptScope, type AbortCause } from './attempt-scope.js';
+import { attemptScope, type AbortCause, type AttemptScope } from './attempt-scope.js';
 import type { BreakerPermit } from './circuit-breaker.js';
 
 /** Anything an attempt returns that the loop reads facts from. */
@@ -13,8 +13,22 @@ export interface AttemptValue {
   rateLimit?: RateLimitSnapshot;
 }
 
-/** Sends one request to one target; `chat` and `stream` each bring their own. */
-export type Execute<T extends AttemptValue> = (adapter: ProviderAdapter, request: ProviderRequest, signal: AbortSignal) => Promise<T>;
+/**
+ * Sends one request to one target; `chat` and `stream` each bring their own. It runs under the
+ * attempt's scope (its signal aborts the request); with `keepScope` a successful value takes the
+ * scope over and must dispose it (a stream keeps it until its last chunk).
+ */
+export type Execute<T extends AttemptValue> = (adapter: ProviderAdapter, request: ProviderRequest, scope: AttemptScope) => Promise<T>;
+
+/** How one kind of call runs its attempts. */
+export interface ExecuteOptions {
+  /** Bounds a target's attempts tighter than its provider's `timeoutMs` (a stream's `firstTokenTimeoutMs`). */
+  attemptTimeoutMs?: (target: Target) => number | undefined;
+  /** Why the attempt timer fired, for the error message ("no first token within ..."). */
+  timeoutLabel?: string;
+  /** The successful value owns the scope from then on (streams). */
+  keepScope?: boolean;
+}
 
 /** How a target ended when it did not answer: the call moves on, knowing when this target may accept again. */
 export interface FallThrough {
@@ -25,7 +39,8 @@ export interface FallThrough {
 
 export type TargetOutcome<T> = { ok: true; value: T } | ({ ok: false } & FallThrough);
 
-const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
+/** Per-attempt timeout when a provider sets no `timeoutMs`. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
 
 function abortError(cause: AbortCause, call: Call, target: Target, original: RouterError): RouterError {
   const where = { provider: target.provider, model: target.model, attempts: call.attempts, cause: original };
@@ -49,13 +64,17 @@ function providerRequest(call: Call, target: Target): ProviderRequest {
  * is open; otherwise send, and on failure let `nextStep` decide between waiting and retrying here,
  * falling through (maybe keeping the target out of rotation), or throwing.
  */
-export async function runTarget<T extends AttemptValue>(rt: Runtime, call: Call, target: Target, execute: Execute<T>): Promise<TargetOutcome<T>> {
+export async function runTarget<T extends AttemptValue>(
+  rt: Runtime, call: Call, target: Target, execute: Execute<T>, options: ExecuteOptions = {},
+): Promise<TargetOutcome<T>> {
   const { clock, store, events, logger } = rt;
   const adapter = rt.adapters.get(target.provider)!;
   const breaker = rt.breakers.for(target);
   const providerKey = `provider:${target.provider}`;
   const targetKey = `target:${target.key}`;
-  const attemptTimeoutMs = rt.config.providers[target.provider]!.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const providerTimeoutMs = rt.config.providers[target.provider]!.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const attemptTimeoutMs = Math.min(providerTimeoutMs, options.attemptTimeoutMs?.(target) ?? Infinity);
+  const timeoutLabel = options.timeoutLabel ?? `attempt timed out after ${attemptTimeoutMs} ms`;
   const callerSignal = call.request.signal;
   const request = providerRequest(call, target);
   const ref = { chain: call.chain, provider: target.provider, model: target.model };
@@ -87,15 +106,14 @@ export async function runTarget<T extends AttemptValue>(rt: Runtime, call: Call,
     let value: T | undefined;
     let error: RouterError | undefined;
     try {
-      value = await execute(adapter, request, scope.signal);
+      value = await execute(adapter, request, scope);
     } catch (err) {
       error = err instanceof RouterError ? err : new RouterError('transport', String(err), { ...ref, cause: err });
       if (scope.cause === 'attempt_timeout') {
-        error = new RouterError('timeout', `${target.key} attempt timed out after ${attemptTimeoutMs} ms`, { ...ref, cause: error });
+        error = new RouterError('timeout', `${target.key}: ${timeoutLabel}`, { ...ref, cause: error });
       }
-    } finally {
-      scope.dispose();
     }
+    if (error || !options.keepScope) scope.dispose();
     const latencyMs = clock.now() - startedAtMs;
     const requestId = value?.requestId ?? error?.requestId;
     const rateLimit = value?.rateLimit ?? error?.rateLimit;

@@ -27,6 +27,8 @@ type Handler = (req: SeenRequest, n: number) => Reply | undefined;
  */
 export class Upstream {
   readonly requests: SeenRequest[] = [];
+  /** Responses whose connection the client closed before the server finished writing them. */
+  abandoned = 0;
   private readonly scripts = new Map<string, Reply[]>();
   private readonly defaults = new Map<string, Handler>();
   private readonly sockets = new Set<Socket>();
@@ -83,6 +85,9 @@ export class Upstream {
     const path = (req.url ?? '/').split('?')[0]!;
     const seen: SeenRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, at: Date.now() };
     const n = this.requests.push(seen);
+    res.on('close', () => {
+      if (!res.writableFinished) this.abandoned++;
+    });
     const reply = this.scripts.get(path)?.shift() ?? this.defaults.get(path)?.(seen, n) ?? { status: 404, body: { error: { message: `no reply scripted for ${path}` } } };
     await this.reply(req, res, reply);
   }
@@ -95,12 +100,13 @@ export class Upstream {
     if ('hang' in reply) return;
     if ('sse' in reply) {
       res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
-      for (let i = 0; i < reply.sse.length; i++) {
+      for (let i = 0; i < reply.sse.length && !res.destroyed; i++) {
         if (reply.cutAfter !== undefined && i >= reply.cutAfter) {
           req.socket.destroy();
           return;
         }
-        res.write(`${reply.sse[i]}\n\n`);
+        // Flush each event before the next step, so a cut really comes after what was written.
+        await new Promise<void>((resolve) => res.write(`${reply.sse[i]}\n\n`, () => resolve()));
         if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
       }
       if (reply.end === false) return;

@@ -1,0 +1,243 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StreamEvent } from '../../src/stream.js';
+import { ANTHROPIC_PATH, OPENAI_PATH, openaiBodies } from '../support/fixtures.js';
+import { anthropicDelta, anthropicOverloadedEvent, anthropicSse, anthropicSseHead, openaiErrorFrame, openaiSse } from '../support/sse.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
+import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
+
+let up: Upstream;
+let closers: Array<() => Promise<void>> = [];
+beforeEach(async () => {
+  up = await startUpstream();
+  up.otherwise(OPENAI_PATH, () => ({ sse: openaiSse(['Hello', ' from', ' OpenAI']) }));
+  up.otherwise(ANTHROPIC_PATH, () => ({ sse: anthropicSse(['Hello', ' from', ' Claude']) }));
+});
+afterEach(async () => {
+  for (const c of closers) await c();
+  closers = [];
+  await up.close();
+});
+
+function setup(...args: Parameters<typeof wireRouter> extends [unknown, ...infer R] ? R : never) {
+  const w = wireRouter(up, { chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5'], 'anthropic-first': ['anthropic:claude-sonnet-4-5', 'openai:gpt-4o-mini'] }, ...args[0] }, args[1]);
+  // wireRouter installs non-streaming defaults; streams are the default reply here.
+  up.otherwise(OPENAI_PATH, () => ({ sse: openaiSse(['Hello', ' from', ' OpenAI']) }));
+  up.otherwise(ANTHROPIC_PATH, () => ({ sse: anthropicSse(['Hello', ' from', ' Claude']) }));
+  closers.push(() => w.router.close());
+  return w;
+}
+
+async function collect(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  for await (const ev of iterable) out.push(ev);
+  return out;
+}
+const texts = (events: StreamEvent[]) => events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta);
+const last = (events: StreamEvent[]) => events[events.length - 1]!;
+
+/** Polls a condition for up to 400 ms (well under the scripted stream's remaining 500+ ms). */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 40 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+}
+
+describe('router.stream', () => {
+  it('streams an OpenAI answer: start, each delta, then done with usage, time to first token and the request body it sent', async () => {
+    const { router } = setup();
+    const events = await collect(router.stream({ ...ask(), maxTokens: 50 }));
+    expect(events[0]).toEqual({ type: 'start', provider: 'openai', model: 'gpt-4o-mini' });
+    expect(texts(events)).toEqual(['Hello', ' from', ' OpenAI']);
+    const end = last(events);
+    expect(end.type).toBe('done');
+    if (end.type !== 'done') return;
+    expect(end.result).toMatchObject({ text: 'Hello from OpenAI', provider: 'openai', finishReason: 'stop', usage: { inputTokens: 17, outputTokens: 10 } });
+    expect(end.result.timeToFirstTokenMs).toBeGreaterThanOrEqual(0);
+    expect(end.result.attempts).toMatchObject([{ provider: 'openai', ok: true }]);
+    expect(up.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true }, max_completion_tokens: 50 });
+  });
+
+  it('streams an Anthropic answer, skipping message_start and ping, with cumulative usage', async () => {
+    const { router } = setup();
+    const events = await collect(router.stream({ ...ask(), chain: 'anthropic-first' }));
+    expect(texts(events)).toEqual(['Hello', ' from', ' Claude']);
+    const end = last(events);
+    expect(end).toMatchObject({ type: 'done', result: { text: 'Hello from Claude', provider: 'anthropic', usage: { inputTokens: 11, outputTokens: 6 } } });
+  });
+
+  it('falls through on a 429 before the first token, and the second target\'s stream completes', async () => {
+    const { router, openai, anthropic } = setup();
+    up.script(OPENAI_PATH, { status: 429, headers: { 'retry-after': '30' }, body: openaiBodies.rateLimitRequests });
+    const events = await collect(router.stream(ask()));
+    expect(events[0]).toEqual({ type: 'start', provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(last(events)).toMatchObject({ type: 'done', result: { text: 'Hello from Claude', attempts: [{ provider: 'openai', kind: 'rate_limited' }, { provider: 'anthropic', ok: true }] } });
+    expect([openai(), anthropic()]).toEqual([1, 1]);
+  });
+
+  it('retries a 503 before the first token on the same target', async () => {
+    const { router, openai, anthropic } = setup();
+    up.script(OPENAI_PATH, { status: 503, body: openaiBodies.overloaded503 });
+    const events = await collect(router.stream(ask()));
+    expect(last(events)).toMatchObject({ type: 'done', result: { provider: 'openai' } });
+    expect([openai(), anthropic()]).toEqual([2, 0]);
+  });
+
+  it('ends a stream cut after two chunks as interrupted, with exactly those chunks\' text, and asks no other target', async () => {
+    const { router, openai, anthropic } = setup();
+    // Role-only delta + two content chunks, then the connection drops.
+    up.script(OPENAI_PATH, { sse: openaiSse(['Hello', ' there', ' friend']), cutAfter: 3 });
+    const events = await collect(router.stream(ask()));
+    expect(texts(events)).toEqual(['Hello', ' there']);
+    const end = last(events);
+    expect(end.type).toBe('interrupted');
+    if (end.type !== 'interrupted') return;
+    expect(end.text).toBe('Hello there');
+    expect(end.error.kind).toBe('transport');
+    expect([openai(), anthropic()]).toEqual([1, 0]);
+    expect(events.filter((e) => e.type === 'done')).toHaveLength(0);
+  });
+
+  it('ends with interrupted when an Anthropic overloaded_error event arrives after the first token', async () => {
+    const { router, openai, anthropic } = setup();
+    up.script(ANTHROPIC_PATH, { sse: [...anthropicSseHead(), anthropicDelta('Partial'), anthropicOverloadedEvent] });
+    const events = await collect(router.stream({ ...ask(), chain: 'anthropic-first' }));
+    const end = last(events);
+    expect(end).toMatchObject({ type: 'interrupted', text: 'Partial', error: { kind: 'server', code: 'overloaded_error' } });
+    expect([anthropic(), openai()]).toEqual([1, 0]);
+  });
+
+  it('falls through when the same overloaded_error event arrives before any content (after message_start and ping)', async () => {
+    const { router, openai, anthropic } = setup({ retry: { maxAttempts: 1 } });
+    up.script(ANTHROPIC_PATH, { sse: [...anthropicSseHead(), anthropicOverloadedEvent] });
+    const events = await collect(router.stream({ ...ask(), chain: 'anthropic-first' }));
+    expect(events[0]).toEqual({ type: 'start', provider: 'openai', model: 'gpt-4o-mini' });
+    expect(last(events)).toMatchObject({ type: 'done', result: { text: 'Hello from OpenAI', attempts: [{ provider: 'anthropic', kind: 'server' }, { provider: 'openai', ok: true }] } });
+    expect([anthropic(), openai()]).toEqual([1, 1]);
+  });
+
+  it('ends with interrupted on an OpenAI error frame after the first token', async () => {
+    const { router, anthropic } = setup();
+    up.script(OPENAI_PATH, { sse: [...openaiSse(['Par', 'tial']).slice(0, 3), openaiErrorFrame()] });
+    const end = last(await collect(router.stream(ask())));
+    expect(end).toMatchObject({ type: 'interrupted', text: 'Partial', error: { kind: 'server' } });
+    expect(anthropic()).toBe(0);
+  });
+
+  it('treats an OpenAI error frame after only a role-only delta as before the first token: retried', async () => {
+    const { router, openai } = setup();
+    up.script(OPENAI_PATH, { sse: [openaiSse([])[0]!, openaiErrorFrame()] });
+    const end = last(await collect(router.stream(ask())));
+    expect(end).toMatchObject({ type: 'done', result: { provider: 'openai', text: 'Hello from OpenAI' } });
+    expect(openai()).toBe(2);
+  });
+
+  it('falls through when a target stalls longer than firstTokenTimeoutMs, counting it as a timeout', async () => {
+    const { router, openai, anthropic } = setup();
+    up.script(OPENAI_PATH, { sse: openaiSse(['late']).slice(0, 1), end: false }); // role-only delta, then silence
+    const started = Date.now();
+    const events = await collect(router.stream({ ...ask(), firstTokenTimeoutMs: 150 }));
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(last(events)).toMatchObject({ type: 'done', result: { provider: 'anthropic', attempts: [{ provider: 'openai', kind: 'timeout' }, { provider: 'anthropic', ok: true }] } });
+    expect([openai(), anthropic()]).toEqual([1, 1]);
+  });
+
+  it('reads firstTokenTimeoutMs from the provider config too', async () => {
+    const { router } = setup({
+      providers: {
+        openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, firstTokenTimeoutMs: 150 },
+        anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
+      },
+    });
+    up.script(OPENAI_PATH, { hang: true });
+    expect(last(await collect(router.stream(ask())))).toMatchObject({ type: 'done', result: { provider: 'anthropic' } });
+  });
+
+  it('never reports a stream missing its final event as done', async () => {
+    const { router } = setup();
+    const withoutStop = anthropicSse(['All', ' of', ' it']).slice(0, -1); // everything but message_stop, then a clean close
+    up.script(ANTHROPIC_PATH, { sse: withoutStop });
+    const events = await collect(router.stream({ ...ask(), chain: 'anthropic-first' }));
+    expect(last(events)).toMatchObject({ type: 'interrupted', text: 'All of it', error: { kind: 'transport', code: 'stream_truncated' } });
+    expect(events.some((e) => e.type === 'done')).toBe(false);
+  });
+
+  it('never reports an OpenAI stream that closes without a finish_reason as done', async () => {
+    const { router } = setup();
+    up.script(OPENAI_PATH, { sse: openaiSse(['No', ' end']).slice(0, 3) });
+    expect(last(await collect(router.stream(ask())))).toMatchObject({ type: 'interrupted', text: 'No end', error: { code: 'stream_truncated' } });
+  });
+
+  it('ends a stream that stalls after its first token as interrupted (idle timeout = the provider timeoutMs)', async () => {
+    const { router, anthropic } = setup({
+      providers: {
+        openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, timeoutMs: 200 },
+        anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
+      },
+    });
+    up.script(OPENAI_PATH, { sse: openaiSse(['Half']).slice(0, 2), end: false });
+    const end = last(await collect(router.stream(ask())));
+    expect(end).toMatchObject({ type: 'interrupted', text: 'Half', error: { kind: 'timeout' } });
+    expect(anthropic()).toBe(0);
+  });
+
+  it('ends at once when the caller aborts mid-stream, and the upstream connection is closed', async () => {
+    const { router } = setup();
+    up.script(OPENAI_PATH, { sse: openaiSse(['Hello', ' world', ' and', ' more']), delayMs: 200 });
+    const controller = new AbortController();
+    const events: StreamEvent[] = [];
+    const started = Date.now();
+    for await (const ev of router.stream({ ...ask(), signal: controller.signal })) {
+      events.push(ev);
+      if (ev.type === 'text') controller.abort();
+    }
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(last(events)).toMatchObject({ type: 'interrupted', error: { kind: 'aborted' } });
+    expect(router.breakerStates().openai).toBe('closed');
+    await waitFor(() => up.abandoned === 1);
+  });
+
+  it('aborts the upstream request when the consumer stops reading early', async () => {
+    const { router } = setup();
+    up.script(OPENAI_PATH, { sse: openaiSse(['a', 'b', 'c', 'd', 'e', 'f']), delayMs: 100 });
+    const seen: string[] = [];
+    for await (const ev of router.stream(ask())) {
+      if (ev.type === 'text') {
+        seen.push(ev.delta);
+        break;
+      }
+    }
+    expect(seen).toEqual(['a']);
+    await waitFor(() => up.abandoned === 1); // long before the six chunks would have finished
+  });
+
+  it('counts a mid-stream server failure for the breaker', async () => {
+    const { router } = setup({ breaker: { volumeThreshold: 2, errorThresholdPercentage: 40 } });
+    const broken = { sse: [...anthropicSseHead(), anthropicDelta('x'), anthropicOverloadedEvent] };
+    up.script(ANTHROPIC_PATH, broken, broken);
+    await collect(router.stream({ ...ask(), chain: 'anthropic-first' }));
+    await collect(router.stream({ ...ask(), chain: 'anthropic-first' }));
+    expect(router.breakerStates().anthropic).toBe('open');
+  });
+
+  it('throws a failure that must not fall through (a 400) from the iteration, after one request', async () => {
+    const { router } = setup();
+    up.script(OPENAI_PATH, { status: 400, body: openaiBodies.contextLength });
+    const err = await rejectionOf(collect(router.stream(ask())));
+    expect(err.kind).toBe('context_length');
+    expect(up.count()).toBe(1);
+  });
+
+  it('throws exhausted from the iteration when no target can start a stream', async () => {
+    const { router } = setup({ retry: { maxAttempts: 1 } });
+    up.script(OPENAI_PATH, { status: 503, body: openaiBodies.overloaded503 });
+    up.script(ANTHROPIC_PATH, { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });
+    const err = await rejectionOf(collect(router.stream(ask())));
+    expect(err.kind).toBe('exhausted');
+    expect(err.attempts).toHaveLength(2);
+  });
+
+  it('validates input when the stream is created, before any request', () => {
+    const { router } = setup();
+    expect(() => router.stream({ messages: [] })).toThrow(/at least one message/);
+    expect(up.count()).toBe(0);
+  });
+});
