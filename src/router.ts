@@ -5,7 +5,9 @@ import { resolveConfig, type ResolvedConfig, type SwitchyardConfig } from './con
 import { RouterError } from './errors.js';
 import { EventHub, type Listener, type RouterEventName } from './observe/events.js';
 import { createLogger, type Logger } from './observe/logger.js';
+import { Admission } from './policy/admission.js';
 import { Breakers } from './policy/breakers.js';
+import { Idempotency } from './policy/idempotency.js';
 import type { BreakerState } from './policy/circuit-breaker.js';
 import { runChain } from './policy/fallback.js';
 import { streamCall, type StreamEvent } from './stream.js';
@@ -69,11 +71,13 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   for (const provider of Object.values(resolved.providers)) {
     adapters.set(provider.name, createAdapter({ provider, clock, logger }));
   }
+  const store = options.store ?? memoryStore();
   const rt: Runtime = {
-    config: resolved, adapters, breakers, clock, events, logger,
-    store: options.store ?? memoryStore(),
+    config: resolved, adapters, breakers, clock, events, logger, store,
+    admission: new Admission(resolved, store, clock, logger),
     random: options.random ?? Math.random,
   };
+  const idempotency = new Idempotency(store, clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);
   let closed = false;
 
   /** Validates a call and starts its clock; nothing is sent for a call that is invalid or already aborted. */
@@ -92,6 +96,11 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
 
   async function chat(request: ChatRequest): Promise<ChatResult> {
     const call = begin(request, 'chat');
+    if (request.idempotencyKey !== undefined) return idempotency.run(request.idempotencyKey, request, call.chain, () => send(call));
+    return send(call);
+  }
+
+  async function send(call: Call): Promise<ChatResult> {
     const startedAtMs = call.startedAtMs;
     const { value, target } = await runChain(rt, call, (adapter, req, scope) => adapter.chat(req, { signal: scope.signal }));
     return {
@@ -107,7 +116,11 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   }
 
   function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
+    if (request.idempotencyKey !== undefined) {
+      throw new RouterError('invalid_request', 'idempotencyKey is supported by router.chat only: a stream cannot be replayed');
+    }
     const call = begin(request, 'stream');
+    call.streaming = true;
     let iterated = false;
     return {
       [Symbol.asyncIterator]: () => {

@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { ResolvedConfig } from './config/index.js';
 import type { EventHub } from './observe/events.js';
 import type { Logger } from './observe/logger.js';
+import type { Admission } from './policy/admission.js';
 import type { Breakers } from './policy/breakers.js';
 import type { StateStore } from './store/state-store.js';
 import type { Attempt, ChatRequest } from './types.js';
@@ -12,6 +13,7 @@ export interface Runtime {
   config: ResolvedConfig;
   adapters: ReadonlyMap<string, ProviderAdapter>;
   breakers: Breakers;
+  admission: Admission;
   store: StateStore;
   clock: Clock;
   events: EventHub;
@@ -28,4 +30,6 @@ export interface Call {
   deadlineAtMs?: number;
   /** Every target tried or skipped, in order; returned on the result or the error. */
   attempts: Attempt[];
+  /** A stream holds its attempt (and its concurrency slot) until the last chunk. */
+  streaming?: boolean;
 }

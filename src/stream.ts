@@ -66,7 +66,7 @@ function interruption(err: unknown, scope: AttemptScope, call: Call, where: { pr
 export async function* streamCall(rt: Runtime, call: Call): AsyncGenerator<StreamEvent> {
   const { clock, config } = rt;
   const firstTokenTimeout = (provider: string) => call.request.firstTokenTimeoutMs ?? config.providers[provider]!.firstTokenTimeoutMs;
-  const { value: open, target } = await runChain(rt, call, (adapter, request, scope) => openUntilFirstToken(adapter.stream(request, { signal: scope.signal }), scope), {
+  const { value: open, target, lease } = await runChain(rt, call, (adapter, request, scope) => openUntilFirstToken(adapter.stream(request, { signal: scope.signal }), scope), {
     keepScope: true,
     attemptTimeoutMs: (t) => firstTokenTimeout(t.provider),
     timeoutLabel: 'no first token in time',
@@ -97,6 +97,7 @@ export async function* streamCall(rt: Runtime, call: Call): AsyncGenerator<Strea
     }
     finished = true;
     scope.dispose();
+    await lease?.settle({ sent: true, usage: event.usage, rateLimit: open.rateLimit });
     yield {
       type: 'done',
       result: {
@@ -108,6 +109,7 @@ export async function* streamCall(rt: Runtime, call: Call): AsyncGenerator<Strea
     finished = true;
     const error = interruption(err, scope, call, where, idleMs);
     scope.dispose();
+    await lease?.settle({ sent: true, rateLimit: open.rateLimit });
     await events.return?.(undefined).catch(() => {});
     if (scope.cause !== 'caller' && breakerVerdict(error.kind) === 'failure') rt.breakers.for(target).record('closed', 'failure');
     rt.logger.warn({ ...where, chain: call.chain, kind: error.kind, code: error.code, chars: text.length }, 'stream interrupted after its first token; not retried');
@@ -117,6 +119,7 @@ export async function* streamCall(rt: Runtime, call: Call): AsyncGenerator<Strea
       // The consumer stopped reading: abort the request and free the attempt.
       scope.release();
       scope.dispose();
+      await lease?.settle({ sent: true, rateLimit: open.rateLimit });
       await events.return?.(undefined).catch(() => {});
     }
   }

@@ -59,6 +59,8 @@ export interface ChatResult {
   requestId?: string;
   /** Streams only: from the call's start to the first content token (waits and fall-throughs included). */
   timeToFirstTokenMs?: number;
+  /** True when this result was not fetched for this call but shared or replayed under its idempotencyKey. */
+  replayed?: boolean;
 }
 
 /** A rate-limit window read from a response's headers. */

@@ -3,10 +3,39 @@ import { z } from 'zod';
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
 
-/** Client-side budgets for one provider (admission control). */
-export const limitsSchema = z
-  .object({ rpm: positiveInt.optional(), tpm: positiveInt.optional(), concurrency: positiveInt.optional() })
-  .strict();
+const budgetFields = {
+  /** Requests per rolling window (a minute). */
+  rpm: positiveInt.optional(),
+  /** Tokens (prompt + reserved output) per rolling window. */
+  tpm: positiveInt.optional(),
+  /** Requests in flight at once. */
+  concurrency: positiveInt.optional(),
+};
+
+/**
+ * Client-side budgets, applied to each target (provider, model) of this provider separately, the way
+ * providers count them; `models` overrides the numbers for a model whose limits differ.
+ */
+export const limitsSchema = z.object({
+  ...budgetFields,
+  models: z.record(z.string().min(1), z.object(budgetFields).strict()).optional(),
+  /** How long a call may wait in the queue for room before the target is skipped. @default retry.maxInlineWaitMs */
+  maxQueueMs: nonNegativeInt.optional(),
+  /** Length of the rolling window. @default 60000 (only tests and simulators change it) */
+  windowMs: positiveInt.optional(),
+  /** Output tokens reserved for a call that sets no maxTokens (Anthropic calls reserve what is sent). @default 1024 */
+  reserveOutputTokens: positiveInt.optional(),
+  /** `auto`: tiktoken where an OpenAI encoding fits the model, the heuristic otherwise. @default 'auto' */
+  tokenizer: z.enum(['auto', 'heuristic']).optional(),
+}).strict();
+
+/** A tenant's weight in the fair queues, and optional budgets of its own across every target. */
+export const tenantSchema = z.object({
+  /** Relative share when targets are contended: share 2 is served twice as often as share 1. @default 1 */
+  share: z.number().positive().default(1),
+  ...budgetFields,
+  windowMs: positiveInt.optional(),
+}).strict();
 
 const providerBase = {
   apiKey: z.string().min(1).optional(),
@@ -103,6 +132,14 @@ export const configSchema = z.object({
   retry: retrySchema.default(retrySchema.parse({})),
   breaker: breakerSchema.default(breakerSchema.parse({})),
   quota: z.object({ parkMs: nonNegativeInt.default(600_000) }).strict().default({ parkMs: 600_000 }),
+  /** Tenants by name (`*` applies to any tenant not listed; calls without a tenant are `default`). */
+  tenants: z.record(z.string().min(1), tenantSchema).default({}),
+  idempotency: z.object({
+    /** How long a finished result is replayed for the same key. @default 600000 */
+    ttlMs: positiveInt.default(600_000),
+    /** How long a claim of a caller that died mid-call blocks its key. @default 120000 */
+    pendingTtlMs: positiveInt.default(120_000),
+  }).strict().default({ ttlMs: 600_000, pendingTtlMs: 120_000 }),
   store: z.discriminatedUnion('type', [
     z.object({ type: z.literal('memory') }).strict(),
     z.object({ type: z.literal('redis'), url: z.string().min(1) }).strict(),
@@ -127,3 +164,4 @@ export type ProviderType = ProviderConfig['type'];
 export type FakeStep = z.output<typeof fakeStepSchema>;
 export type RetryPolicy = z.output<typeof retrySchema>;
 export type BreakerPolicy = z.output<typeof breakerSchema>;
+export type TenantConfig = z.output<typeof tenantSchema>;

@@ -63,6 +63,11 @@ export class CircuitBreaker {
     return this.breaker.halfOpen ? 'halfOpen' : 'closed';
   }
 
+  /** Whether `permit()` would hand out a pass now, without taking it (checked before queueing for budgets). */
+  admits(): boolean {
+    return this.breaker.closed || (this.breaker.halfOpen && !this.probeOut);
+  }
+
   /** A pass to send one request, or undefined: open, or half-open with its probe already out. */
   permit(): BreakerPermit | undefined {
     if (this.breaker.closed) return 'closed';

@@ -3,7 +3,8 @@ import type { Target } from '../config/index.js';
 import { nextStep } from '../decide/next-step.js';
 import { RouterError, type ErrorKind } from '../errors.js';
 import type { Call, Runtime } from '../runtime.js';
-import type { RateLimitSnapshot } from '../types.js';
+import type { RateLimitSnapshot, Usage } from '../types.js';
+import type { Lease } from './admission.js';
 import { attemptScope, type AbortCause, type AttemptScope } from './attempt-scope.js';
 import type { BreakerPermit } from './circuit-breaker.js';
 
@@ -11,6 +12,8 @@ import type { BreakerPermit } from './circuit-breaker.js';
 export interface AttemptValue {
   requestId?: string;
   rateLimit?: RateLimitSnapshot;
+  /** What the provider billed, to reconcile the token estimate (a stream reports it at its end). */
+  usage?: Usage;
 }
 
 /**
@@ -37,7 +40,8 @@ export interface FallThrough {
   availableInMs?: number;
 }
 
-export type TargetOutcome<T> = { ok: true; value: T } | ({ ok: false } & FallThrough);
+/** On success with `keepScope`, the value also owns the attempt's budget lease and must settle it. */
+export type TargetOutcome<T> = { ok: true; value: T; lease?: Lease } | ({ ok: false } & FallThrough);
 
 /** Per-attempt timeout when a provider sets no `timeoutMs`. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
@@ -95,12 +99,30 @@ export async function runTarget<T extends AttemptValue>(
         ? skip('quota_exhausted', `${target.provider} is parked after a quota error`, inMs, block.cause)
         : skip('rate_limited', `${target.key} is cooling until its rate limit resets`, inMs, block.cause);
     }
-    const deadlineInMs = call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - startedAtMs;
+    if (!breaker.admits()) return skip('circuit_open', `circuit for ${breaker.key} is open`, breaker.reopensInMs());
+
+    const admitted = await rt.admission.admit(call, target, request);
+    if (!admitted.ok) {
+      if (admitted.reason === 'aborted') throw abortError('caller', call, target, new RouterError('aborted', 'aborted', ref));
+      if (admitted.reason === 'deadline') throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', ref));
+      const why = admitted.reason === 'too_large' ? 'the request is larger than its whole token budget' : `its ${admitted.reason} budget is full`;
+      return skip('local_limit', `${target.key} skipped: ${why} (${admitted.budget})`, admitted.retryInMs, admitted.reason);
+    }
+    const lease = admitted.lease;
+
+    const sendAtMs = clock.now();
+    const deadlineInMs = call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - sendAtMs;
     // Nothing is sent for a call that is already over.
-    if (callerSignal?.aborted) throw abortError('caller', call, target, new RouterError('aborted', 'aborted', ref));
-    if (deadlineInMs !== undefined && deadlineInMs <= 0) throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', ref));
+    if (callerSignal?.aborted || (deadlineInMs !== undefined && deadlineInMs <= 0)) {
+      await lease.settle({ sent: false });
+      if (callerSignal?.aborted) throw abortError('caller', call, target, new RouterError('aborted', 'aborted', ref));
+      throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', ref));
+    }
     const permit: BreakerPermit | undefined = breaker.permit();
-    if (!permit) return skip('circuit_open', `circuit for ${breaker.key} is open`, breaker.reopensInMs());
+    if (!permit) {
+      await lease.settle({ sent: false });
+      return skip('circuit_open', `circuit for ${breaker.key} is open`, breaker.reopensInMs());
+    }
 
     const scope = attemptScope({ callerSignal, attemptTimeoutMs, deadlineInMs });
     let value: T | undefined;
@@ -114,12 +136,13 @@ export async function runTarget<T extends AttemptValue>(
       }
     }
     if (error || !options.keepScope) scope.dispose();
-    const latencyMs = clock.now() - startedAtMs;
+    const latencyMs = clock.now() - sendAtMs;
     const requestId = value?.requestId ?? error?.requestId;
     const rateLimit = value?.rateLimit ?? error?.rateLimit;
+    const queuedMs = sendAtMs - startedAtMs;
     call.attempts.push({
       provider: target.provider, model: target.model, ok: !error, kind: error?.kind, status: error?.status,
-      waitedMs, latencyMs, requestId,
+      waitedMs: waitedMs !== undefined || queuedMs > 0 ? (waitedMs ?? 0) + queuedMs : undefined, latencyMs, requestId,
     });
     if (events.has('attempt')) {
       events.emit('attempt', { ...ref, attempt, ok: !error, kind: error?.kind, status: error?.status, code: error?.code, latencyMs, requestId });
@@ -128,8 +151,11 @@ export async function runTarget<T extends AttemptValue>(
 
     if (!error) {
       breaker.record(permit, 'success');
+      if (options.keepScope) return { ok: true, value: value!, lease };
+      await lease.settle({ sent: true, usage: value!.usage, rateLimit });
       return { ok: true, value: value! };
     }
+    await lease.settle({ sent: true, rateLimit });
     if (scope.cause === 'caller' || scope.cause === 'deadline') {
       breaker.record(permit, 'neutral');
       throw abortError(scope.cause, call, target, error);

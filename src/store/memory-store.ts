@@ -1,8 +1,63 @@
-import type { Block, StateStore } from './state-store.js';
+import type { RateLimitSnapshot } from '../types.js';
+import type { Block, BudgetGrant, BudgetRequest, IdempotencyState, StateStore } from './state-store.js';
 
-/** In-process state: the default, and the reference the Redis store must behave like. */
+const DEFAULT_WINDOW_MS = 60_000;
+
+interface Entry {
+  at: number;
+  id: string;
+  tokens: number;
+  /** False for a later token charge: it counts for TPM, not RPM. */
+  request: boolean;
+}
+
+/** One budget's rolling window: requests and tokens by time, concurrency leases by expiry. */
+class Window {
+  readonly entries: Entry[] = [];
+  tokenSum = 0;
+  requests = 0;
+  readonly leases = new Map<string, number>();
+  /** The provider's own headroom, from the last response's headers. */
+  requestsLeft?: number;
+  requestsUntil = 0;
+  tokensLeft?: number;
+  tokensUntil = 0;
+
+  trim(nowMs: number, windowMs: number): void {
+    let drop = 0;
+    while (drop < this.entries.length && this.entries[drop]!.at <= nowMs - windowMs) this.forget(this.entries[drop++]!);
+    if (drop > 0) this.entries.splice(0, drop);
+    for (const [id, until] of this.leases) if (until <= nowMs) this.leases.delete(id);
+  }
+
+  add(entry: Entry): void {
+    this.entries.push(entry);
+    this.tokenSum += entry.tokens;
+    if (entry.request) this.requests++;
+  }
+
+  forget(entry: Entry): void {
+    this.tokenSum -= entry.tokens;
+    if (entry.request) this.requests--;
+  }
+}
+
+interface Idempotent {
+  fingerprint: string;
+  value?: string;
+  untilMs: number;
+}
+
+/**
+ * In-process state: the default, and the reference the Redis store is tested against (both pass
+ * test/store/contract.ts). Budgets are exact rolling windows: a request counts for `windowMs` from
+ * the moment it was admitted.
+ */
 export class MemoryStore implements StateStore {
+  readonly shared = false;
   private readonly blocks = new Map<string, Block>();
+  private readonly windows = new Map<string, Window>();
+  private readonly idempotency = new Map<string, Idempotent>();
 
   getBlock(key: string, nowMs: number): Block | undefined {
     const block = this.blocks.get(key);
@@ -18,8 +73,118 @@ export class MemoryStore implements StateStore {
     this.blocks.set(key, block);
   }
 
+  acquireBudget(req: BudgetRequest, nowMs: number): BudgetGrant {
+    const { limits, tokens } = req;
+    const windowMs = limits.windowMs ?? DEFAULT_WINDOW_MS;
+    let w = this.windows.get(req.key);
+    if (!w) this.windows.set(req.key, (w = new Window()));
+    w.trim(nowMs, windowMs);
+
+    if (limits.tpm !== undefined && tokens > limits.tpm) return { ok: false, reason: 'too_large' };
+    if (w.requestsUntil > nowMs && w.requestsLeft !== undefined && w.requestsLeft <= 0) {
+      return { ok: false, reason: 'provider', retryInMs: w.requestsUntil - nowMs };
+    }
+    if (w.tokensUntil > nowMs && w.tokensLeft !== undefined && w.tokensLeft < tokens) {
+      return { ok: false, reason: 'provider', retryInMs: w.tokensUntil - nowMs };
+    }
+    if (limits.concurrency !== undefined && w.leases.size >= limits.concurrency) return { ok: false, reason: 'concurrency' };
+    if (limits.rpm !== undefined && w.requests >= limits.rpm) {
+      const oldest = w.entries.find((e) => e.request)!;
+      return { ok: false, reason: 'rpm', retryInMs: oldest.at + windowMs - nowMs };
+    }
+    if (limits.tpm !== undefined && w.tokenSum + tokens > limits.tpm) {
+      let freed = 0;
+      let retryInMs = windowMs;
+      for (const e of w.entries) {
+        freed += e.tokens;
+        if (w.tokenSum - freed + tokens <= limits.tpm) {
+          retryInMs = e.at + windowMs - nowMs;
+          break;
+        }
+      }
+      return { ok: false, reason: 'tpm', retryInMs };
+    }
+
+    // A budget that counts nothing (headroom only) keeps no entries: memory stays flat.
+    if (limits.rpm !== undefined || limits.tpm !== undefined) w.add({ at: nowMs, id: req.leaseId, tokens, request: true });
+    if (limits.concurrency !== undefined) w.leases.set(req.leaseId, nowMs + req.leaseTtlMs);
+    if (w.requestsLeft !== undefined && w.requestsUntil > nowMs) w.requestsLeft--;
+    if (w.tokensLeft !== undefined && w.tokensUntil > nowMs) w.tokensLeft -= tokens;
+    return { ok: true };
+  }
+
+  releaseBudget(key: string, leaseId: string, sent: boolean): void {
+    const w = this.windows.get(key);
+    if (!w) return;
+    w.leases.delete(leaseId);
+    if (sent) return;
+    const i = w.entries.findIndex((e) => e.id === leaseId);
+    if (i >= 0) w.forget(w.entries.splice(i, 1)[0]!);
+  }
+
+  chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): void {
+    const w = this.windows.get(key);
+    if (!w || tokens <= 0) return;
+    w.add({ at: nowMs, id: `${leaseId}+`, tokens, request: false });
+  }
+
+  observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): void {
+    let w = this.windows.get(key);
+    if (!w) this.windows.set(key, (w = new Window()));
+    const { requests, tokens } = snapshot;
+    if (requests?.remaining !== undefined && requests.resetMs !== undefined) {
+      w.requestsLeft = requests.remaining;
+      w.requestsUntil = nowMs + requests.resetMs;
+    }
+    if (tokens?.remaining !== undefined && tokens.resetMs !== undefined) {
+      w.tokensLeft = tokens.remaining;
+      w.tokensUntil = nowMs + tokens.resetMs;
+    }
+  }
+
+  claimIdempotency(key: string, fingerprint: string, pendingTtlMs: number, nowMs: number): IdempotencyState {
+    const current = this.liveRecord(key, nowMs);
+    if (!current) {
+      this.idempotency.set(key, { fingerprint, untilMs: nowMs + pendingTtlMs });
+      return { state: 'claimed' };
+    }
+    if (current.fingerprint !== fingerprint) return { state: 'mismatch' };
+    return current.value === undefined ? { state: 'pending' } : { state: 'done', value: current.value };
+  }
+
+  completeIdempotency(key: string, fingerprint: string, value: string, ttlMs: number, nowMs: number): void {
+    this.idempotency.set(key, { fingerprint, value, untilMs: nowMs + ttlMs });
+  }
+
+  abandonIdempotency(key: string): void {
+    this.idempotency.delete(key);
+  }
+
+  readIdempotency(key: string, fingerprint: string, nowMs: number): IdempotencyState | { state: 'missing' } {
+    const current = this.liveRecord(key, nowMs);
+    if (!current) return { state: 'missing' };
+    if (current.fingerprint !== fingerprint) return { state: 'mismatch' };
+    return current.value === undefined ? { state: 'pending' } : { state: 'done', value: current.value };
+  }
+
+  /** Leases currently held on a budget (for tests and diagnostics). */
+  heldLeases(key: string): number {
+    return this.windows.get(key)?.leases.size ?? 0;
+  }
+
   close(): void {
     this.blocks.clear();
+    this.windows.clear();
+    this.idempotency.clear();
+  }
+
+  private liveRecord(key: string, nowMs: number): Idempotent | undefined {
+    const record = this.idempotency.get(key);
+    if (record && record.untilMs <= nowMs) {
+      this.idempotency.delete(key);
+      return undefined;
+    }
+    return record;
   }
 }
 

@@ -1,3 +1,5 @@
+import type { RateLimitSnapshot } from '../types.js';
+
 /** Why a target or provider is out of rotation, and until when (epoch ms). */
 export interface Block {
   reason: 'cooling' | 'parked';
@@ -6,17 +8,83 @@ export interface Block {
   cause?: string;
 }
 
-type MaybePromise<T> = T | Promise<T>;
+/** The limits one budget enforces over a rolling window (60 s unless a test shrinks it). */
+export interface BudgetLimits {
+  rpm?: number;
+  tpm?: number;
+  concurrency?: number;
+  /** @default 60000 */
+  windowMs?: number;
+}
+
+/** One attempt asking a budget for room: one request and `tokens` estimated tokens. */
+export interface BudgetRequest {
+  /** The budget: `provider`, `provider:model` (per-model limits) or `tenant:<name>`. */
+  key: string;
+  limits: BudgetLimits;
+  tokens: number;
+  /** Unique per attempt: names the request, token and concurrency entries it holds. */
+  leaseId: string;
+  /** A concurrency slot of a process that died is freed after this. */
+  leaseTtlMs: number;
+}
+
+export type BudgetDenial =
+  /** `retryInMs` undefined: room comes back when someone releases a slot, not at a known time. */
+  | { ok: false; reason: 'rpm' | 'tpm' | 'concurrency' | 'provider'; retryInMs?: number }
+  /** The request alone is larger than the whole token budget: it can never fit here. */
+  | { ok: false; reason: 'too_large'; retryInMs?: undefined };
+
+export type BudgetGrant = { ok: true } | BudgetDenial;
+
+/** What a finished idempotent call left behind. */
+export type IdempotencyState =
+  | { state: 'claimed' }
+  /** Another call (maybe in another process) with the same key is running. */
+  | { state: 'pending' }
+  | { state: 'done'; value: string }
+  /** The key was used before with a different request. */
+  | { state: 'mismatch' };
+
+export type MaybePromise<T> = T | Promise<T>;
 
 /**
- * Router state that must be shared by every process using the same providers: which targets are
- * cooling after a rate limit and which providers are parked after a quota error. The memory store
- * answers synchronously; a networked store returns promises.
+ * Router state that must be shared by every process using the same providers: cooling targets,
+ * parked providers, rate budgets and idempotency records. Every budget operation is atomic, so N
+ * processes sharing one store never exceed one budget together. The memory store answers
+ * synchronously; the Redis store returns promises.
  */
 export interface StateStore {
   /** The active block for `key`, if any (expired blocks are never returned). */
   getBlock(key: string, nowMs: number): MaybePromise<Block | undefined>;
   /** Blocks `key` until `block.untilMs`; an existing block that lasts longer is kept. */
   setBlock(key: string, block: Block, nowMs: number): MaybePromise<void>;
+
+  /**
+   * Takes one request, `tokens` tokens and a concurrency slot from a budget if all fit (including
+   * the provider's own last-reported headroom), or says why not and when room is known to return.
+   */
+  acquireBudget(request: BudgetRequest, nowMs: number): MaybePromise<BudgetGrant>;
+  /**
+   * Frees the lease's concurrency slot. With `sent: false` (no request reached the provider) its
+   * request and tokens are given back too; a sent request stays counted, as providers count it.
+   */
+  releaseBudget(key: string, leaseId: string, sent: boolean, nowMs: number): MaybePromise<void>;
+  /** Charges tokens the estimate missed (the provider reported more usage than was reserved). */
+  chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): MaybePromise<void>;
+  /** Records the headroom a provider reported, so the budget never admits more than it has left. */
+  observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): MaybePromise<void>;
+
+  /** Claims an idempotency key for a request `fingerprint`, or reports who has it. */
+  claimIdempotency(key: string, fingerprint: string, pendingTtlMs: number, nowMs: number): MaybePromise<IdempotencyState>;
+  /** Stores the result of a claimed key for `ttlMs`. */
+  completeIdempotency(key: string, fingerprint: string, value: string, ttlMs: number, nowMs: number): MaybePromise<void>;
+  /** Drops a claim whose call failed: failures are not stored. */
+  abandonIdempotency(key: string): MaybePromise<void>;
+  /** Reads a key without claiming it (a waiter polling for the leader's result). */
+  readIdempotency(key: string, fingerprint: string, nowMs: number): MaybePromise<IdempotencyState | { state: 'missing' }>;
+
+  /** Whether other processes share this store (waiters then poll for room freed elsewhere). */
+  readonly shared: boolean;
   close(): MaybePromise<void>;
 }

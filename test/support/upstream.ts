@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /** One scripted answer of the loopback upstream. */
 export type Reply =
-  | { status: number; headers?: Record<string, string>; body?: unknown }
+  | { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number }
   /** Server-sent events, written as given (each string is one `data:`/`event:` block without the blank line). */
   | { status?: number; headers?: Record<string, string>; sse: string[]; cutAfter?: number; delayMs?: number; end?: boolean }
   /** Destroys the socket without answering (ECONNRESET / socket hang up at the client). */
@@ -29,6 +29,9 @@ export class Upstream {
   readonly requests: SeenRequest[] = [];
   /** Responses whose connection the client closed before the server finished writing them. */
   abandoned = 0;
+  /** Requests being answered right now, and the most there ever were at once. */
+  inFlight = 0;
+  maxInFlight = 0;
   private readonly scripts = new Map<string, Reply[]>();
   private readonly defaults = new Map<string, Handler>();
   private readonly sockets = new Set<Socket>();
@@ -85,7 +88,9 @@ export class Upstream {
     const path = (req.url ?? '/').split('?')[0]!;
     const seen: SeenRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, at: Date.now() };
     const n = this.requests.push(seen);
+    this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
     res.on('close', () => {
+      this.inFlight--;
       if (!res.writableFinished) this.abandoned++;
     });
     const reply = this.scripts.get(path)?.shift() ?? this.defaults.get(path)?.(seen, n) ?? { status: 404, body: { error: { message: `no reply scripted for ${path}` } } };
@@ -113,6 +118,7 @@ export class Upstream {
       res.end();
       return;
     }
+    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     const payload = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
     res.end(payload);

@@ -1,0 +1,38 @@
+import type { Message } from '../types.js';
+
+/** A tokenizer's count for one text. */
+export type CountTokens = (text: string) => number;
+
+/** The tiktoken encoding an OpenAI model uses, or undefined when no public tokenizer fits the model. */
+export function encodingFor(model: string): 'o200k_base' | 'cl100k_base' | undefined {
+  const m = model.toLowerCase().replace(/^openai\//, '');
+  if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o|gpt-oss)/.test(m)) return 'o200k_base';
+  if (/^(gpt-4|gpt-3\.5|text-embedding-3|text-embedding-ada)/.test(m)) return 'cl100k_base';
+  return undefined;
+}
+
+/**
+ * The documented heuristic for models without a public tokenizer (Claude, Llama, ...): 3.5 ASCII
+ * characters a token (denser than OpenAI's 4, so it errs high for Claude) and one token for every
+ * other character (CJK text runs close to a token a character). Errs high on purpose: an
+ * over-estimate costs a little headroom, an under-estimate costs a 429.
+ */
+export function heuristicTokens(text: string): number {
+  let ascii = 0;
+  let other = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) < 128) ascii++;
+    else other++;
+  }
+  return Math.ceil(ascii / 3.5 + other);
+}
+
+/**
+ * Prompt tokens the way chat APIs bill them: every message's content plus 4 tokens of framing, plus
+ * 3 to prime the reply (OpenAI's published accounting; close enough for Anthropic).
+ */
+export function promptTokenEstimate(messages: readonly Message[], count: CountTokens = heuristicTokens): number {
+  let total = 3;
+  for (const m of messages) total += 4 + count(m.content);
+  return total;
+}

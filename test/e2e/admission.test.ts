@@ -1,0 +1,310 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FakeAdapter } from '../../providers/fake/adapter.js';
+import { createRouter } from '../../src/router.js';
+import type { SwitchyardConfig } from '../../src/config/index.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { captureLogger } from '../support/capture-logger.js';
+import { ANTHROPIC_PATH, OPENAI_PATH, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
+import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
+
+let up: Upstream;
+let closers: Array<() => Promise<void>> = [];
+beforeEach(async () => {
+  up = await startUpstream();
+});
+afterEach(async () => {
+  for (const c of closers) await c();
+  closers = [];
+  await up.close();
+});
+
+const openaiWith = (limits: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  openai: { type: 'openai' as const, apiKey: 'sk-test-a', baseURL: `${up.url}/v1`, limits, ...extra },
+  anthropic: { type: 'anthropic' as const, apiKey: 'sk-test-b', baseURL: up.url },
+});
+
+function wire(overrides: Partial<SwitchyardConfig>) {
+  const w = wireRouter(up, overrides);
+  closers.push(() => w.router.close());
+  return w;
+}
+
+function fakeRouter(config: Partial<SwitchyardConfig> & Pick<SwitchyardConfig, 'providers' | 'chains'>, store = new MemoryStore()) {
+  const router = createRouter(config, { logger: captureLogger().logger, store });
+  closers.push(() => router.close());
+  return { router, store, sent: (name: string) => (router.adapter(name) as FakeAdapter).requests.length };
+}
+
+describe('concurrency budgets', () => {
+  it('never puts more than two requests in flight upstream with concurrency 2, and all ten calls succeed', async () => {
+    const { router, openai } = wire({ providers: openaiWith({ concurrency: 2 }) });
+    up.otherwise(OPENAI_PATH, () => ({ status: 200, headers: openaiSuccessHeaders, body: openaiCompletion(), delayMs: 40 }));
+    const results = await Promise.all(Array.from({ length: 10 }, () => router.chat(ask())));
+    expect(results.every((r) => r.provider === 'openai')).toBe(true);
+    expect(openai()).toBe(10);
+    expect(up.maxInFlight).toBe(2);
+    expect(results.some((r) => (r.attempts[0]!.waitedMs ?? 0) > 0)).toBe(true);
+  });
+
+  it('holds a stream\'s slot until its last chunk', async () => {
+    const { router, sent } = fakeRouter({
+      providers: { p: { type: 'fake', limits: { concurrency: 1 }, script: [{ text: 'a b c', latencyMs: 50 }] } },
+      chains: { default: ['p:m'] },
+    });
+    const order: string[] = [];
+    const streamDone = (async () => {
+      for await (const ev of router.stream(ask())) if (ev.type === 'done') order.push('stream done');
+    })();
+    await new Promise((r) => setTimeout(r, 10));
+    const chat = router.chat(ask()).then(() => order.push('chat done'));
+    await Promise.all([streamDone, chat]);
+    expect(order).toEqual(['stream done', 'chat done']);
+    expect(sent('p')).toBe(2);
+  });
+});
+
+describe('request budgets', () => {
+  it('skips the sixth call in the minute to the next target without a request (rpm 5)', async () => {
+    const { router, openai, anthropic } = wire({ providers: openaiWith({ rpm: 5 }) });
+    for (let i = 0; i < 5; i++) expect((await router.chat(ask())).provider).toBe('openai');
+    const sixth = await router.chat(ask());
+    expect(sixth.provider).toBe('anthropic');
+    expect(sixth.attempts[0]).toMatchObject({ provider: 'openai', kind: 'local_limit', skipped: true, ok: false });
+    expect([openai(), anthropic()]).toEqual([5, 1]);
+  });
+
+  it('waits in the queue when room returns within maxQueueMs, then sends to the same target', async () => {
+    const { router, openai, anthropic } = wire({ providers: openaiWith({ rpm: 2, windowMs: 300, maxQueueMs: 2000 }) });
+    const started = Date.now();
+    const results = await Promise.all([router.chat(ask()), router.chat(ask()), router.chat(ask())]);
+    expect(results.map((r) => r.provider)).toEqual(['openai', 'openai', 'openai']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect([openai(), anthropic()]).toEqual([3, 0]);
+  });
+
+  it('throws exhausted with retryAfterMs when every target is full', async () => {
+    const { router } = fakeRouter({
+      providers: { a: { type: 'fake', limits: { rpm: 1 } }, b: { type: 'fake', limits: { rpm: 1 } } },
+      chains: { default: ['a:m', 'b:m'] },
+    });
+    await router.chat(ask());
+    await router.chat(ask());
+    const err = await rejectionOf(router.chat(ask()));
+    expect(err.kind).toBe('exhausted');
+    expect(err.attempts.map((a: any) => [a.provider, a.kind, a.skipped])).toEqual([['a', 'local_limit', true], ['b', 'local_limit', true]]);
+    expect(err.retryAfterMs).toBeGreaterThan(59_000);
+    expect(err.retryAfterMs).toBeLessThanOrEqual(60_000);
+  });
+
+  it('applies a model\'s override instead of the provider\'s limits', async () => {
+    const { router, sent } = fakeRouter({
+      providers: { p: { type: 'fake', limits: { rpm: 100, models: { small: { rpm: 1 } } } }, q: { type: 'fake' } },
+      chains: { default: ['p:small', 'q:m'], big: ['p:big', 'q:m'] },
+    });
+    await router.chat(ask());
+    expect((await router.chat(ask())).provider).toBe('q');
+    expect((await router.chat({ ...ask(), chain: 'big' })).provider).toBe('p');
+    expect(sent('p')).toBe(2);
+  });
+});
+
+describe('token budgets', () => {
+  it('skips at once a request larger than the whole TPM budget', async () => {
+    const { router, sent } = fakeRouter({
+      providers: { p: { type: 'fake', limits: { tpm: 100 } }, q: { type: 'fake' } },
+      chains: { default: ['p:m', 'q:m'] },
+    });
+    const res = await router.chat({ messages: [{ role: 'user', content: 'x'.repeat(2000) }], maxTokens: 10 });
+    expect(res.provider).toBe('q');
+    expect(res.attempts[0]).toMatchObject({ kind: 'local_limit', skipped: true });
+    expect(sent('p')).toBe(0);
+  });
+
+  it('estimates prompt plus reserved output tokens, and charges usage the estimate missed', async () => {
+    // Estimate: 3 + 4 + ceil(9 / 3.5) = 10 prompt tokens + 10 reserved = 20. The provider reports
+    // 10 in + 400 out = 410, so 390 more are charged after each call.
+    const { router, sent } = fakeRouter({
+      providers: {
+        p: { type: 'fake', limits: { tpm: 450, tokenizer: 'heuristic', reserveOutputTokens: 10 }, respond: () => ({ text: 'y'.repeat(1600) }) },
+        q: { type: 'fake' },
+      },
+      chains: { default: ['p:claude-x', 'q:m'] },
+    });
+    const first = await router.chat(ask('say hello'));
+    expect(first.usage).toEqual({ inputTokens: 10, outputTokens: 400 });
+    expect(first.provider).toBe('p');
+    // 20 reserved + 390 charged = 410 of 450: another 20-token call fits; then 820 does not.
+    expect((await router.chat(ask('say hello'))).provider).toBe('p');
+    expect((await router.chat(ask('say hello'))).provider).toBe('q');
+    expect(sent('p')).toBe(2);
+  });
+
+  it('counts OpenAI prompts with the real tokenizer when a TPM budget applies', async () => {
+    const store = new MemoryStore();
+    const { router } = fakeRouter({
+      providers: { p: { type: 'fake', limits: { tpm: 10_000 } } },
+      chains: { default: ['p:gpt-4o-mini'] },
+    }, store);
+    let granted = 0;
+    const acquire = store.acquireBudget.bind(store);
+    store.acquireBudget = (req, now) => ((granted = req.tokens), acquire(req, now));
+    await router.chat({ messages: [{ role: 'user', content: 'The quick brown fox jumps over the lazy dog.' }], maxTokens: 10 });
+    // o200k: 10 tokens of text + 4 framing + 3 priming + 10 reserved; the chars/3.5 heuristic would say 13+.
+    expect(granted).toBe(27);
+  });
+});
+
+describe('provider headroom', () => {
+  it('stops sending when the provider\'s own headers say nothing is left, until their reset', async () => {
+    const { router, openai, anthropic } = wire({ providers: openaiWith({}) });
+    up.script(OPENAI_PATH, {
+      status: 200, body: openaiCompletion(),
+      headers: { ...openaiSuccessHeaders, 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '20s' },
+    });
+    expect((await router.chat(ask())).provider).toBe('openai');
+    const next = await router.chat(ask());
+    expect(next.provider).toBe('anthropic');
+    expect(next.attempts[0]).toMatchObject({ kind: 'local_limit', skipped: true });
+    expect([openai(), anthropic()]).toEqual([1, 1]);
+  });
+});
+
+describe('tenants', () => {
+  it('serves a second tenant its share while another floods the same target', async () => {
+    const { router } = fakeRouter({
+      providers: { p: { type: 'fake', latencyMs: 15, limits: { concurrency: 1, maxQueueMs: 10_000 } } },
+      chains: { default: ['p:m'] },
+    });
+    const finished: string[] = [];
+    const flood = Array.from({ length: 20 }, () => router.chat({ ...ask(), tenant: 'bulk' }).then(() => finished.push('bulk')));
+    await new Promise((r) => setTimeout(r, 5));
+    const interactive = Array.from({ length: 3 }, () => router.chat({ ...ask(), tenant: 'web' }).then(() => finished.push('web')));
+    await Promise.all([...flood, ...interactive]);
+    // With equal shares the queue alternates: web's three calls are done within the first eight answers.
+    expect(finished.lastIndexOf('web')).toBeLessThan(8);
+  });
+
+  it('gives a tenant with share 3 three times the turns of a tenant with share 1', async () => {
+    const { router } = fakeRouter({
+      providers: { p: { type: 'fake', latencyMs: 5, limits: { concurrency: 1, maxQueueMs: 10_000 } } },
+      chains: { default: ['p:m'] },
+      tenants: { gold: { share: 3 }, free: { share: 1 } },
+    });
+    const finished: string[] = [];
+    const hold = router.chat(ask()); // occupies the slot while both tenants queue up
+    const calls = [
+      ...Array.from({ length: 12 }, () => router.chat({ ...ask(), tenant: 'free' }).then(() => finished.push('free'))),
+      ...Array.from({ length: 12 }, () => router.chat({ ...ask(), tenant: 'gold' }).then(() => finished.push('gold'))),
+    ];
+    await Promise.all([hold, ...calls]);
+    const firstEight = finished.slice(0, 8);
+    expect(firstEight.filter((t) => t === 'gold')).toHaveLength(6);
+  });
+
+  it('checks a tenant\'s own budget before the target\'s, across every target', async () => {
+    const { router, sent } = fakeRouter({
+      providers: { a: { type: 'fake' }, b: { type: 'fake' } },
+      chains: { default: ['a:m', 'b:m'] },
+      tenants: { trial: { rpm: 2 } },
+    });
+    await router.chat({ ...ask(), tenant: 'trial' });
+    await router.chat({ ...ask(), tenant: 'trial' });
+    const err = await rejectionOf(router.chat({ ...ask(), tenant: 'trial' }));
+    expect(err.kind).toBe('exhausted');
+    expect(err.attempts.every((a: any) => a.kind === 'local_limit' && a.skipped)).toBe(true);
+    expect((await router.chat({ ...ask(), tenant: 'paying' })).provider).toBe('a');
+    expect(sent('a') + sent('b')).toBe(3);
+  });
+});
+
+describe('leaving the queue', () => {
+  it('lets a thousand aborted queued calls go at once and leaves nothing held', async () => {
+    const store = new MemoryStore();
+    const { router } = fakeRouter({
+      providers: { p: { type: 'fake', limits: { concurrency: 1, maxQueueMs: 60_000 }, script: ['hang'] } },
+      chains: { default: ['p:m'] },
+    }, store);
+    const holder = new AbortController();
+    const held = rejectionOf(router.chat({ ...ask(), signal: holder.signal }));
+    await new Promise((r) => setTimeout(r, 5));
+    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+    const controllers = Array.from({ length: 1000 }, () => new AbortController());
+    const queued = controllers.map((c) => rejectionOf(router.chat({ ...ask(), signal: c.signal })));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(store.heldLeases('p:m')).toBe(1);
+    const started = Date.now();
+    for (const c of controllers) c.abort();
+    const errors = await Promise.all(queued);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(errors.every((e) => e.kind === 'aborted')).toBe(true);
+    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBe(timersBefore);
+
+    holder.abort();
+    expect((await held).kind).toBe('aborted');
+    expect(store.heldLeases('p:m')).toBe(0);
+  });
+
+  it('ends a queued call at its deadline with a timeout, freeing its place', async () => {
+    const store = new MemoryStore();
+    const { router } = fakeRouter({
+      providers: { p: { type: 'fake', limits: { concurrency: 1, maxQueueMs: 60_000 }, script: [{ text: 'slow', latencyMs: 400 }] } },
+      chains: { default: ['p:m'] },
+    }, store);
+    const slow = router.chat(ask());
+    await new Promise((r) => setTimeout(r, 5));
+    const started = Date.now();
+    const err = await rejectionOf(router.chat({ ...ask(), timeoutMs: 100 }));
+    expect(err.kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(350);
+    await slow;
+    expect(store.heldLeases('p:m')).toBe(0);
+  });
+});
+
+describe('idempotency', () => {
+  it('sends one upstream request for two concurrent calls with the same key', async () => {
+    const { router, openai } = wire({});
+    up.otherwise(OPENAI_PATH, () => ({ status: 200, headers: openaiSuccessHeaders, body: openaiCompletion('once'), delayMs: 30 }));
+    const [a, b] = await Promise.all([router.chat({ ...ask(), idempotencyKey: 'order-42' }), router.chat({ ...ask(), idempotencyKey: 'order-42' })]);
+    expect(openai()).toBe(1);
+    expect(a.text).toBe('once');
+    expect(b.text).toBe('once');
+    expect([a.replayed, b.replayed].filter(Boolean)).toHaveLength(1);
+  });
+
+  it('replays a finished result, marked replayed, without a request', async () => {
+    const { router, sent } = fakeRouter({ providers: { p: { type: 'fake' } }, chains: { default: ['p:m'] } });
+    const first = await router.chat({ ...ask(), idempotencyKey: 'k1' });
+    const again = await router.chat({ ...ask(), idempotencyKey: 'k1' });
+    expect(first.replayed).toBeUndefined();
+    expect(again).toMatchObject({ text: first.text, replayed: true });
+    expect(sent('p')).toBe(1);
+  });
+
+  it('does not store failures: the next call with the key runs again', async () => {
+    const { router, sent } = fakeRouter({
+      providers: { p: { type: 'fake', script: [{ fail: 'bad_request' }] } },
+      chains: { default: ['p:m'] },
+    });
+    expect((await rejectionOf(router.chat({ ...ask(), idempotencyKey: 'k2' }))).kind).toBe('bad_request');
+    expect((await router.chat({ ...ask(), idempotencyKey: 'k2' })).replayed).toBeUndefined();
+    expect(sent('p')).toBe(2);
+  });
+
+  it('refuses a key reused for a different request, and keeps keys apart per tenant', async () => {
+    const { router, sent } = fakeRouter({ providers: { p: { type: 'fake' } }, chains: { default: ['p:m'] } });
+    await router.chat({ ...ask('one'), idempotencyKey: 'k3' });
+    const err = await rejectionOf(router.chat({ ...ask('two'), idempotencyKey: 'k3' }));
+    expect(err.kind).toBe('invalid_request');
+    expect(err.message).toMatch(/different request/);
+    expect((await router.chat({ ...ask('two'), idempotencyKey: 'k3', tenant: 'other' })).replayed).toBeUndefined();
+    expect(sent('p')).toBe(2);
+  });
+
+  it('refuses an idempotencyKey on a stream with a clear error', () => {
+    const { router } = fakeRouter({ providers: { p: { type: 'fake' } }, chains: { default: ['p:m'] } });
+    expect(() => router.stream({ ...ask(), idempotencyKey: 'k' })).toThrow(/chat only/);
+  });
+});

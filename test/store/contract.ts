@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { BudgetLimits, StateStore } from '../../src/store/state-store.js';
+
+/**
+ * The behaviour every StateStore must have, run against each implementation (memory, Redis).
+ * `makeStore` returns a fresh, empty store; keys are unique per test so a shared server is fine.
+ * Times are passed explicitly (a store must use the `nowMs` it is given, never its own clock).
+ */
+export function storeContract(name: string, makeStore: () => Promise<StateStore> | StateStore, close: (s: StateStore) => Promise<void> | void = (s) => s.close()) {
+  const T0 = 1_800_000_000_000;
+  const key = () => `test-${randomUUID()}`;
+  const take = (store: StateStore, k: string, limits: BudgetLimits, now: number, tokens = 10, leaseId = randomUUID()) =>
+    Promise.resolve(store.acquireBudget({ key: k, limits, tokens, leaseId, leaseTtlMs: 30_000 }, now)).then((g) => ({ ...g, leaseId }));
+
+  describe(`${name}: the StateStore contract`, () => {
+    it('keeps a block until it expires, and keeps the longer of two', async () => {
+      const store = await makeStore();
+      const k = key();
+      await store.setBlock(k, { reason: 'cooling', untilMs: T0 + 1000, cause: 'rate_limited' }, T0);
+      expect(await store.getBlock(k, T0 + 500)).toEqual({ reason: 'cooling', untilMs: T0 + 1000, cause: 'rate_limited' });
+      await store.setBlock(k, { reason: 'cooling', untilMs: T0 + 800 }, T0 + 500);
+      expect((await store.getBlock(k, T0 + 900))?.untilMs).toBe(T0 + 1000);
+      expect(await store.getBlock(k, T0 + 1000)).toBeUndefined();
+      await close(store);
+    });
+
+    it('admits exactly rpm requests in a rolling window and says when the oldest leaves it', async () => {
+      const store = await makeStore();
+      const k = key();
+      const limits = { rpm: 5, windowMs: 60_000 };
+      for (let i = 0; i < 5; i++) expect((await take(store, k, limits, T0 + i * 1000)).ok).toBe(true);
+      const denied = await take(store, k, limits, T0 + 10_000);
+      expect(denied).toMatchObject({ ok: false, reason: 'rpm', retryInMs: 50_000 });
+      expect((await take(store, k, limits, T0 + 60_001)).ok).toBe(true);
+      await close(store);
+    });
+
+    it('admits tokens up to tpm and computes when enough will have left the window', async () => {
+      const store = await makeStore();
+      const k = key();
+      const limits = { tpm: 1000, windowMs: 60_000 };
+      expect((await take(store, k, limits, T0, 400)).ok).toBe(true);
+      expect((await take(store, k, limits, T0 + 1000, 400)).ok).toBe(true);
+      expect(await take(store, k, limits, T0 + 2000, 400)).toMatchObject({ ok: false, reason: 'tpm', retryInMs: 58_000 });
+      expect((await take(store, k, limits, T0 + 2000, 200)).ok).toBe(true);
+      await close(store);
+    });
+
+    it('refuses a request larger than the whole token budget as too large', async () => {
+      const store = await makeStore();
+      expect(await take(store, key(), { tpm: 1000 }, T0, 1001)).toMatchObject({ ok: false, reason: 'too_large' });
+      await close(store);
+    });
+
+    it('holds concurrency slots until released, and frees a dead holder\'s slot after its lease', async () => {
+      const store = await makeStore();
+      const k = key();
+      const limits = { concurrency: 2 };
+      const a = await take(store, k, limits, T0);
+      const b = await take(store, k, limits, T0);
+      expect([a.ok, b.ok]).toEqual([true, true]);
+      expect(await take(store, k, limits, T0)).toMatchObject({ ok: false, reason: 'concurrency' });
+      await store.releaseBudget(k, a.leaseId, true, T0 + 10);
+      expect((await take(store, k, limits, T0 + 10)).ok).toBe(true);
+      expect((await take(store, k, limits, T0 + 20)).ok).toBe(false);
+      expect((await take(store, k, limits, T0 + 30_001)).ok).toBe(true); // b's lease expired
+      await close(store);
+    });
+
+    it('gives back the request and tokens of a lease that never reached the provider, but not of one that did', async () => {
+      const store = await makeStore();
+      const k = key();
+      const limits = { rpm: 1, tpm: 100 };
+      const a = await take(store, k, limits, T0, 100);
+      await store.releaseBudget(k, a.leaseId, false, T0);
+      const b = await take(store, k, limits, T0, 100);
+      expect(b.ok).toBe(true);
+      await store.releaseBudget(k, b.leaseId, true, T0);
+      expect((await take(store, k, limits, T0, 1)).ok).toBe(false);
+      await close(store);
+    });
+
+    it('charges tokens an estimate missed against the window', async () => {
+      const store = await makeStore();
+      const k = key();
+      const limits = { tpm: 1000 };
+      const a = await take(store, k, limits, T0, 100);
+      await store.chargeTokens(k, a.leaseId, 850, T0 + 5);
+      expect(await take(store, k, limits, T0 + 10, 100)).toMatchObject({ ok: false, reason: 'tpm' });
+      expect((await take(store, k, limits, T0 + 10, 50)).ok).toBe(true);
+      await close(store);
+    });
+
+    it('never admits more than the provider said it has left, until its reset', async () => {
+      const store = await makeStore();
+      const k = key();
+      await store.observeHeadroom(k, { requests: { limit: 60, remaining: 2, resetMs: 5000 }, tokens: { limit: 10_000, remaining: 9000, resetMs: 5000 } }, T0);
+      expect((await take(store, k, {}, T0 + 1)).ok).toBe(true);
+      expect((await take(store, k, {}, T0 + 2)).ok).toBe(true);
+      expect(await take(store, k, {}, T0 + 3)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 4997 });
+      expect((await take(store, k, {}, T0 + 5000)).ok).toBe(true);
+      await store.observeHeadroom(k, { tokens: { remaining: 50, resetMs: 1000 } }, T0 + 6000);
+      expect(await take(store, k, {}, T0 + 6001, 60)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 999 });
+      await close(store);
+    });
+
+    it('keeps budgets apart by key', async () => {
+      const store = await makeStore();
+      const [k1, k2] = [key(), key()];
+      expect((await take(store, k1, { rpm: 1 }, T0)).ok).toBe(true);
+      expect((await take(store, k2, { rpm: 1 }, T0)).ok).toBe(true);
+      expect((await take(store, k1, { rpm: 1 }, T0)).ok).toBe(false);
+      await close(store);
+    });
+
+    it('grants a burst of concurrent acquisitions exactly up to the limit', async () => {
+      const store = await makeStore();
+      const k = key();
+      const grants = await Promise.all(Array.from({ length: 25 }, () => take(store, k, { rpm: 10 }, T0)));
+      expect(grants.filter((g) => g.ok)).toHaveLength(10);
+      await close(store);
+    });
+
+    it('claims an idempotency key once, reports it pending, then replays its value until the ttl', async () => {
+      const store = await makeStore();
+      const k = key();
+      expect(await store.claimIdempotency(k, 'fp1', 30_000, T0)).toEqual({ state: 'claimed' });
+      expect(await store.claimIdempotency(k, 'fp1', 30_000, T0 + 1)).toEqual({ state: 'pending' });
+      expect(await store.readIdempotency(k, 'fp1', T0 + 1)).toEqual({ state: 'pending' });
+      await store.completeIdempotency(k, 'fp1', '{"text":"hi"}', 10_000, T0 + 2);
+      expect(await store.claimIdempotency(k, 'fp1', 30_000, T0 + 3)).toEqual({ state: 'done', value: '{"text":"hi"}' });
+      expect(await store.readIdempotency(k, 'fp1', T0 + 3)).toEqual({ state: 'done', value: '{"text":"hi"}' });
+      expect(await store.claimIdempotency(k, 'fp2', 30_000, T0 + 3)).toEqual({ state: 'mismatch' });
+      expect(await store.claimIdempotency(k, 'fp1', 30_000, T0 + 10_003)).toEqual({ state: 'claimed' });
+      await close(store);
+    });
+
+    it('forgets an abandoned claim (failures are not stored)', async () => {
+      const store = await makeStore();
+      const k = key();
+      await store.claimIdempotency(k, 'fp', 30_000, T0);
+      await store.abandonIdempotency(k);
+      expect(await store.readIdempotency(k, 'fp', T0)).toEqual({ state: 'missing' });
+      expect(await store.claimIdempotency(k, 'fp', 30_000, T0)).toEqual({ state: 'claimed' });
+      await close(store);
+    });
+
+    it('lets a pending claim of a crashed caller expire', async () => {
+      const store = await makeStore();
+      const k = key();
+      await store.claimIdempotency(k, 'fp', 1000, T0);
+      expect(await store.claimIdempotency(k, 'fp', 1000, T0 + 1001)).toEqual({ state: 'claimed' });
+      await close(store);
+    });
+  });
+}

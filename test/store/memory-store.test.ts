@@ -1,0 +1,4 @@
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { storeContract } from './contract.js';
+
+storeContract('MemoryStore', () => new MemoryStore());
