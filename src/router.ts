@@ -14,6 +14,7 @@ import { streamCall, type StreamEvent } from './stream.js';
 import { validateRequest } from './request-schema.js';
 import type { Call, Runtime } from './runtime.js';
 import { memoryStore } from './store/memory-store.js';
+import { redisStore } from './store/redis-store.js';
 import type { StateStore } from './store/state-store.js';
 import type { ChatRequest, ChatResult } from './types.js';
 
@@ -25,7 +26,7 @@ export interface RouterOptions {
   clock?: Clock;
   /** Source of jitter. @default Math.random */
   random?: () => number;
-  /** Shared state (cooling, parked quota). @default an in-memory store */
+  /** Shared state (cooling, parked quota, budgets, idempotency). @default from the config's `store`: memory, or Redis */
   store?: StateStore;
   /** Where `apiKeyEnv` is read. @default process.env */
   env?: NodeJS.ProcessEnv;
@@ -71,7 +72,8 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   for (const provider of Object.values(resolved.providers)) {
     adapters.set(provider.name, createAdapter({ provider, clock, logger }));
   }
-  const store = options.store ?? memoryStore();
+  const store = options.store
+    ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore());
   const rt: Runtime = {
     config: resolved, adapters, breakers, clock, events, logger, store,
     admission: new Admission(resolved, store, clock, logger),

@@ -142,7 +142,12 @@ export const configSchema = z.object({
   }).strict().default({ ttlMs: 600_000, pendingTtlMs: 120_000 }),
   store: z.discriminatedUnion('type', [
     z.object({ type: z.literal('memory') }).strict(),
-    z.object({ type: z.literal('redis'), url: z.string().min(1) }).strict(),
+    z.object({
+      type: z.literal('redis'),
+      url: z.string().min(1),
+      /** Prepended to every key, so several apps can share one Redis. @default 'switchyard:' */
+      keyPrefix: z.string().min(1).optional(),
+    }).strict(),
   ]).default({ type: 'memory' }),
   /** USD per million tokens, keyed by `provider:model` (or by model alone): what `switchyard eval` estimates cost from. */
   prices: z.record(z.string().min(1), z.object({
