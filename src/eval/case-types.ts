@@ -1,0 +1,95 @@
+import type { Target } from '../config/index.js';
+import type { ChatResult, Message } from '../types.js';
+
+/** Anything with zod's `safeParse`: a zod schema (any copy of zod), or a JSON Schema converted by the loader. */
+export interface SchemaLike {
+  safeParse(value: unknown): { success: true } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+}
+
+/** What a custom scorer receives besides the answer. */
+export interface ScoreContext {
+  /** The case being scored, normalised. */
+  case: EvalCase;
+  /** The target that answered. */
+  target: Pick<Target, 'provider' | 'model' | 'key'>;
+  /** The whole result: finish reason, usage, attempts, latency. */
+  result: ChatResult;
+}
+
+/** A scorer's verdict: a boolean, a score in 0..1 (passes at `minScore`), or a verdict with a reason. */
+export type ScoreResult = boolean | number | { pass: boolean; reason?: string };
+
+/** A custom expectation, TypeScript cases only; may be async. A throw counts as a failed expectation. */
+export type Scorer = (answer: string, ctx: ScoreContext) => ScoreResult | Promise<ScoreResult>;
+
+/** Call options a case may set; they override the target's own `maxTokens` / `temperature`. */
+export interface CaseOptions {
+  maxTokens?: number;
+  temperature?: number;
+  /** Overall deadline for one call (retries and waits included). */
+  timeoutMs?: number;
+}
+
+/** What a case expects of an answer, as a user writes it. Every expectation given must hold. */
+export interface ExpectInput {
+  /** Every string must appear in the answer, ignoring case. */
+  contains?: string | string[];
+  /** No string may appear in the answer, ignoring case. */
+  notContains?: string | string[];
+  /** Must match: a pattern string, `{ pattern, flags }`, or (TypeScript cases) a RegExp. */
+  regex?: string | { pattern: string; flags?: string } | RegExp;
+  /** The trimmed answer must equal this trimmed string exactly (case included). */
+  equals?: string;
+  /** The answer must be valid JSON (a single ```json fence around the whole answer is tolerated). */
+  json?: boolean;
+  /** The answer must be JSON matching this schema: zod (TypeScript cases) or JSON Schema. */
+  schema?: SchemaLike | Record<string, unknown>;
+  /** At most this many characters, after trimming. */
+  maxLength?: number;
+  /** A custom scorer (TypeScript cases only). */
+  score?: Scorer;
+  /** The score a numeric scorer must reach to pass. @default 1 */
+  minScore?: number;
+}
+
+/** One case as a user writes it, in JSONL or TypeScript. Give `messages` or `prompt` (plus optional `system`). */
+export interface CaseInput {
+  id: string;
+  messages?: Message[];
+  prompt?: string;
+  system?: string;
+  options?: CaseOptions;
+  expect?: ExpectInput;
+}
+
+/** Expectations after loading: lists, compiled patterns, schemas ready to use. */
+export interface Expectations {
+  contains?: string[];
+  notContains?: string[];
+  regex?: RegExp;
+  equals?: string;
+  json?: boolean;
+  schema?: SchemaLike;
+  maxLength?: number;
+  score?: Scorer;
+  minScore?: number;
+}
+
+/** A validated case, ready to run. It is itself a valid `CaseInput`, so normalising twice changes nothing. */
+export interface EvalCase {
+  id: string;
+  messages: Message[];
+  options: CaseOptions;
+  expect: Expectations;
+}
+
+/**
+ * Types the default export of a TypeScript cases file; validation happens when it is loaded.
+ * @example
+ * export default defineCases([
+ *   { id: 'capital', prompt: 'Capital of France? One word.', expect: { equals: 'Paris' } },
+ * ]);
+ */
+export function defineCases<const T extends readonly CaseInput[]>(cases: T): T {
+  return cases;
+}
