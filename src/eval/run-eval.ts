@@ -1,0 +1,142 @@
+import { systemClock, type Clock } from '../clock.js';
+import type { SwitchyardConfig, Target } from '../config/index.js';
+import { RouterError } from '../errors.js';
+import { secretRedactor } from '../observe/redact.js';
+import { createRouter, type Router, type RouterOptions } from '../router.js';
+import { parseCases } from './case-schema.js';
+import type { CaseInput, EvalCase } from './case-types.js';
+import { priceFor } from './cost.js';
+import { evalChainName, selectTargets, withEvalChains } from './eval-chains.js';
+import { runPool } from './pool.js';
+import type { EvalReport, RunRecord } from './report-types.js';
+import { runOnce, type RunJob } from './run-once.js';
+import { summariseCase } from './summarise-case.js';
+import { summariseTarget } from './summarise-target.js';
+
+/** Where a running eval is, after each finished run. */
+export interface EvalProgress {
+  done: number;
+  total: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  last: RunRecord;
+}
+
+/** Options for `runEval`. Give `config` (eval builds and closes its own router) or a `router` built from `withEvalChains`. */
+export interface EvalOptions {
+  config?: SwitchyardConfig;
+  router?: Router;
+  /** Logger, clock, store, env for the router eval builds from `config`. */
+  routerOptions?: RouterOptions;
+  /** @default 'default' */
+  chain?: string;
+  /** Cases from `loadCases`, or written inline (validated the same way). */
+  cases: ReadonlyArray<CaseInput | EvalCase>;
+  /** Only these targets (`provider:model`, provider or model). @default every target of the chain */
+  targets?: readonly string[];
+  /** Runs of every case on every target. @default 1 */
+  repeat?: number;
+  /** Calls in flight at once, across all targets. @default 4 */
+  concurrency?: number;
+  /**
+   * The longest one run waits, in total, for a target that is only out of capacity for a while
+   * (cooling after a 429, its `limits` full) before the run is recorded as an error. @default 60000
+   */
+  capacityWaitMs?: number;
+  /** Called after every run; an error it throws is ignored. */
+  onProgress?: (progress: EvalProgress) => void;
+  /** Stops starting calls and aborts the ones in flight; `runEval` then rejects with kind `aborted`. */
+  signal?: AbortSignal;
+}
+
+export const EVAL_DEFAULTS = Object.freeze({ chain: 'default', repeat: 1, concurrency: 4, capacityWaitMs: 60_000 });
+
+function positiveInt(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RouterError('invalid_request', `${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+function prepare(options: EvalOptions, chain: string): { router: Router; targets: Target[]; owned: boolean } {
+  if (options.router) {
+    const router = options.router;
+    const chainTargets = router.config.chains[chain];
+    if (!chainTargets) throw new RouterError('invalid_request', `unknown chain "${chain}" (declared: ${Object.keys(router.config.chains).join(', ')})`);
+    const targets = selectTargets(chainTargets, chain, options.targets);
+    const missing = targets.filter((t) => !router.config.chains[evalChainName(t)]);
+    if (missing.length > 0) {
+      throw new RouterError('invalid_request', `the router has no eval chain for ${missing.map((t) => t.key).join(', ')}: build it from withEvalChains(config, chain)`);
+    }
+    return { router, targets, owned: false };
+  }
+  if (!options.config) throw new RouterError('invalid_request', 'runEval needs a config or a router');
+  const prepared = withEvalChains(options.config, chain, options.targets, options.routerOptions?.env);
+  return { router: createRouter(prepared.config, options.routerOptions), targets: prepared.targets, owned: true };
+}
+
+/**
+ * Runs every case against every target of a chain directly (no fall-through), `repeat` times, with at
+ * most `concurrency` calls in flight, and summarises per target and per case. A failing target is
+ * recorded, never fatal. The report's order is fixed (case, target, repeat) whatever finishes first.
+ * @example
+ * const report = await runEval({ config, chain: 'default', cases: await loadCases('cases.jsonl') });
+ */
+export async function runEval(options: EvalOptions): Promise<EvalReport> {
+  const chain = options.chain ?? EVAL_DEFAULTS.chain;
+  const repeat = positiveInt('repeat', options.repeat ?? EVAL_DEFAULTS.repeat);
+  const concurrency = positiveInt('concurrency', options.concurrency ?? EVAL_DEFAULTS.concurrency);
+  const capacityWaitMs = options.capacityWaitMs ?? EVAL_DEFAULTS.capacityWaitMs;
+  if (!(capacityWaitMs >= 0)) throw new RouterError('invalid_request', `capacityWaitMs must be 0 or more, got ${capacityWaitMs}`);
+  const cases = parseCases(options.cases, (i) => `cases[${i}]`);
+  const clock: Clock = options.routerOptions?.clock ?? systemClock;
+  const { router, targets, owned } = prepare(options, chain);
+
+  const jobs: RunJob[] = [];
+  // Interleaved so every target advances at the same pace and the progress bar is representative.
+  for (const evalCase of cases) for (let r = 0; r < repeat; r++) for (const target of targets) jobs.push({ evalCase, target, repeat: r });
+  const prices = router.config.prices;
+  const redact = secretRedactor(Object.values(router.config.providers).map((p) => p.resolvedApiKey));
+  const startedAtMs = clock.now();
+  const tally = { done: 0, passed: 0, failed: 0, errored: 0 };
+  let runs: RunRecord[];
+  try {
+    runs = await runPool(jobs, concurrency, async (job) => {
+      const run = await runOnce(job, { router, clock, price: priceFor(prices, job.target), redact, signal: options.signal, capacityWaitMs });
+      tally.done++;
+      if (run.pass) tally.passed++;
+      else if (run.ok) tally.failed++;
+      else tally.errored++;
+      try {
+        options.onProgress?.({ ...tally, total: jobs.length, last: run });
+      } catch {
+        // A broken progress display must not abandon calls in flight; the report still comes back.
+      }
+      return run;
+    }, options.signal);
+  } finally {
+    if (owned) await router.close();
+  }
+  if (options.signal?.aborted) throw new RouterError('aborted', `eval aborted after ${tally.done} of ${jobs.length} runs`, { cause: options.signal.reason });
+
+  const caseIndex = new Map(cases.map((c, i) => [c.id, i]));
+  const targetIndex = new Map(targets.map((t, i) => [t.key, i]));
+  runs.sort((a, b) => caseIndex.get(a.caseId)! - caseIndex.get(b.caseId)! || targetIndex.get(a.target)! - targetIndex.get(b.target)! || a.repeat - b.repeat);
+  const runsByCase = new Map<string, RunRecord[]>();
+  for (const run of runs) {
+    const list = runsByCase.get(run.caseId);
+    if (list) list.push(run);
+    else runsByCase.set(run.caseId, [run]);
+  }
+
+  return {
+    version: 1,
+    chain,
+    startedAt: new Date(startedAtMs).toISOString(),
+    durationMs: clock.now() - startedAtMs,
+    repeat,
+    concurrency,
+    targets: targets.map((t) => summariseTarget(t, runs.filter((r) => r.target === t.key), repeat, priceFor(prices, t))),
+    cases: cases.map((c) => summariseCase(c, targets.map((t) => t.key), runsByCase.get(c.id) ?? [])),
+    runs,
+  };
+}
