@@ -1,0 +1,77 @@
+import { formatCount, formatCounts, formatMs, formatRate, formatShare, formatUsd } from './format.js';
+import type { CaseSummary, EvalReport } from './report-types.js';
+
+const MAX_DISAGREEMENT_LINES = 20;
+
+/** Lays out rows as columns: `r` columns are right-aligned, the rest left-aligned. */
+export function columns(rows: readonly string[][], align: string): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
+  return rows.map((row) => row
+    .map((cell, i) => {
+      const pad = ' '.repeat((widths[i] ?? 0) - [...cell].length);
+      return align[i] === 'r' ? pad + cell : cell + pad;
+    })
+    .join('  ')
+    .trimEnd());
+}
+
+function verdicts(c: CaseSummary): string {
+  const parts: string[] = [];
+  if (c.passing.length > 0) parts.push(`pass: ${c.passing.join(', ')}`);
+  for (const cell of c.cells) {
+    if (cell.status === 'pass') continue;
+    const why = cell.status === 'error'
+      ? cell.errorKinds.join(', ')
+      : [...new Set(cell.failures.map((f) => f.split(':')[0]))].join(', ') || cell.errorKinds.join(', ');
+    const counts = cell.status === 'mixed' ? ` ${cell.passed}/${cell.runs}` : '';
+    parts.push(`${cell.status}: ${cell.target}${counts}${why ? ` (${why})` : ''}`);
+  }
+  return parts.join(' · ');
+}
+
+/** The end-of-run report for a terminal: one row per target, then failures, disagreements, min-pass. */
+export function renderTerminalReport(report: EvalReport): string {
+  const runs = report.runs.length;
+  const repeat = report.repeat > 1 ? ` × ${report.repeat} repeats` : '';
+  const out: string[] = [
+    `Eval of chain "${report.chain}": ${report.cases.length} cases × ${report.targets.length} targets${repeat} = ${runs} runs in ${(report.durationMs / 1000).toFixed(1)} s`,
+    '',
+  ];
+  const header = ['target', 'passed', 'rate', 'errors', 'p50', 'p95', 'tokens in', 'tokens out', 'cost'];
+  if (report.repeat > 1) header.push('stability');
+  const rows = [header];
+  for (const t of report.targets) {
+    const below = report.minPass?.below.includes(t.key) ? ' ✗' : '';
+    const row = [
+      t.key, `${t.passed}/${t.runs}`, `${formatRate(t.passRate)}${below}`, formatCounts(t.errorKinds),
+      formatMs(t.latencyMs?.p50), formatMs(t.latencyMs?.p95), formatCount(t.tokens.input), formatCount(t.tokens.output), formatUsd(t.costUsd),
+    ];
+    if (report.repeat > 1) row.push(formatShare(t.stability));
+    rows.push(row);
+  }
+  out.push(...columns(rows, 'lrrlrrrrrr'));
+
+  const failing = report.targets.filter((t) => Object.keys(t.failuresByExpectation).length > 0);
+  if (failing.length > 0) {
+    out.push('', 'Failed expectations (runs):');
+    out.push(...columns(failing.map((t) => [`  ${t.key}`, formatCounts(t.failuresByExpectation)]), 'll'));
+  }
+
+  const split = report.cases.filter((c) => c.disagree);
+  out.push('', split.length === 0
+    ? `Targets agree on every case.`
+    : `Targets disagree on ${split.length} of ${report.cases.length} cases:`);
+  const shown = split.slice(0, MAX_DISAGREEMENT_LINES);
+  out.push(...columns(shown.map((c) => [`  ${c.id}`, verdicts(c)]), 'll'));
+  if (split.length > shown.length) out.push(`  … and ${split.length - shown.length} more (see the --html or --json report)`);
+
+  if (report.minPass) {
+    const { rate, below } = report.minPass;
+    const byKey = new Map(report.targets.map((t) => [t.key, t]));
+    out.push('', below.length === 0
+      ? `min-pass ${formatRate(rate)}: every target passes.`
+      : `min-pass ${formatRate(rate)}: under it: ${below.map((k) => `${k} (${formatRate(byKey.get(k)!.passRate)})`).join(', ')}`);
+  }
+  return `${out.join('\n')}\n`;
+}
