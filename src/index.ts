@@ -9,7 +9,9 @@ export type { ChatRequest, ChatResult, Attempt, Message, Usage, FinishReason, Ra
 export type { RouterEvents, RouterEventName, Listener } from './observe/events.js';
 export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
-export type { StateStore, Block } from './store/state-store.js';
+export type { StateStore, Block, BudgetLimits, BudgetRequest, BudgetGrant, IdempotencyState } from './store/state-store.js';
 export { MemoryStore, memoryStore } from './store/memory-store.js';
+export { RedisStore, redisStore } from './store/redis-store.js';
+export type { RedisStoreOptions } from './store/redis-store.js';
 export type { BreakerState } from './policy/circuit-breaker.js';
 export type { ProviderAdapter, ProviderRequest, ProviderResponse, ProviderStreamEvent, FakeAdapter } from '../providers/index.js';

@@ -1,0 +1,183 @@
+import type { RateLimitSnapshot } from '../types.js';
+import { ACQUIRE, CHARGE, OBSERVE, RELEASE } from './redis-budget-scripts.js';
+import { describeClient, openRedisClient, parseRedisUrl, storeError, type RedisEndpoint } from './redis-connection.js';
+import { CLAIM, COMPLETE, SET_BLOCK } from './redis-record-scripts.js';
+import { runScript, type LuaScript, type RedisClient } from './redis-script.js';
+import type { Block, BudgetGrant, BudgetRequest, IdempotencyState, StateStore } from './state-store.js';
+
+/** Options for `redisStore`; all optional. */
+export interface RedisStoreOptions {
+  /**
+   * Prepended to every key, so several apps can share one Redis (routers meant to share budgets must
+   * use the same prefix). Avoid braces: they would change which keys share a cluster slot.
+   * @default 'switchyard:'
+   */
+  keyPrefix?: string;
+  /** How long connecting, or one command, may take before it fails as `transport` (own client only). @default 5000 */
+  timeoutMs?: number;
+}
+
+const DEFAULTS = Object.freeze({ keyPrefix: 'switchyard:', timeoutMs: 5_000 });
+const DEFAULT_WINDOW_MS = 60_000;
+
+/**
+ * Router state in Redis, shared by every process that points at the same server and key prefix.
+ * Each budget operation is one Lua script, so concurrent processes never exceed a budget together;
+ * every read compares the caller's `nowMs` (never Redis's clock), and every key expires once idle.
+ * Behaves exactly like `MemoryStore` (both pass test/store/contract.ts).
+ */
+export class RedisStore implements StateStore {
+  readonly shared = true;
+  private readonly client: RedisClient;
+  private readonly endpoint: RedisEndpoint;
+  private readonly ownsClient: boolean;
+  private readonly connectionError: () => Error | undefined;
+  private readonly prefix: string;
+
+  /** Connects to `url` (a client of its own, closed by `close`) or uses the caller's client (left open). */
+  constructor(urlOrClient: string | RedisClient, options: RedisStoreOptions = {}) {
+    // `??`, not a spread: the router passes `keyPrefix: undefined` when the config leaves it out.
+    const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    this.prefix = options.keyPrefix ?? DEFAULTS.keyPrefix;
+    if (typeof urlOrClient === 'string') {
+      this.endpoint = parseRedisUrl(urlOrClient);
+      const { client, lastError } = openRedisClient(urlOrClient, timeoutMs);
+      this.client = client;
+      this.connectionError = lastError;
+      this.ownsClient = true;
+    } else {
+      this.endpoint = describeClient(urlOrClient);
+      this.client = urlOrClient;
+      this.connectionError = () => undefined;
+      this.ownsClient = false;
+    }
+  }
+
+  async getBlock(key: string, nowMs: number): Promise<Block | undefined> {
+    const json = await this.call(() => this.client.get(this.blockKey(key)));
+    if (json === null) return undefined;
+    const block = parseBlock(json);
+    return block && block.untilMs > nowMs ? block : undefined;
+  }
+
+  async setBlock(key: string, block: Block, nowMs: number): Promise<void> {
+    const json = JSON.stringify({ reason: block.reason, untilMs: block.untilMs, cause: block.cause });
+    await this.run(SET_BLOCK, [this.blockKey(key)], [json, block.untilMs, nowMs]);
+  }
+
+  async acquireBudget(req: BudgetRequest, nowMs: number): Promise<BudgetGrant> {
+    const { limits } = req;
+    const opt = (n: number | undefined) => (n === undefined ? '' : n);
+    const reply = (await this.run(ACQUIRE, this.budgetKeys(req.key), [
+      nowMs, limits.windowMs ?? DEFAULT_WINDOW_MS, req.tokens, req.leaseId, req.leaseTtlMs,
+      opt(limits.rpm), opt(limits.tpm), opt(limits.concurrency),
+    ])) as [string, string?];
+    const [reason, retryIn] = reply;
+    if (reason === 'ok') return { ok: true };
+    if (reason === 'too_large') return { ok: false, reason };
+    const denial = { ok: false as const, reason: reason as 'rpm' | 'tpm' | 'concurrency' | 'provider' };
+    return retryIn === undefined ? denial : { ...denial, retryInMs: Number(retryIn) };
+  }
+
+  async releaseBudget(key: string, leaseId: string, sent: boolean, _nowMs?: number): Promise<void> {
+    await this.run(RELEASE, this.budgetKeys(key), [leaseId, sent ? '1' : '0']);
+  }
+
+  async chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): Promise<void> {
+    if (tokens <= 0) return;
+    const [, tok, amt, , meta] = this.budgetKeys(key);
+    await this.run(CHARGE, [tok!, amt!, meta!], [leaseId, tokens, nowMs, DEFAULT_WINDOW_MS]);
+  }
+
+  async observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): Promise<void> {
+    const { requests, tokens } = snapshot;
+    const known = requests?.remaining !== undefined && requests.resetMs !== undefined;
+    const tokensKnown = tokens?.remaining !== undefined && tokens.resetMs !== undefined;
+    if (!known && !tokensKnown) return;
+    await this.run(OBSERVE, [this.budgetKeys(key)[4]!], [
+      nowMs,
+      known ? requests!.remaining! : '', known ? requests!.resetMs! : '',
+      tokensKnown ? tokens!.remaining! : '', tokensKnown ? tokens!.resetMs! : '',
+    ]);
+  }
+
+  async claimIdempotency(key: string, fingerprint: string, pendingTtlMs: number, nowMs: number): Promise<IdempotencyState> {
+    const [state, value] = (await this.run(CLAIM, [this.idempotencyKey(key)], [fingerprint, pendingTtlMs, nowMs])) as [string, string?];
+    if (state === 'done') return { state, value: value! };
+    return { state: state as 'claimed' | 'pending' | 'mismatch' };
+  }
+
+  async completeIdempotency(key: string, fingerprint: string, value: string, ttlMs: number, nowMs: number): Promise<void> {
+    await this.run(COMPLETE, [this.idempotencyKey(key)], [fingerprint, value, ttlMs, nowMs]);
+  }
+
+  async abandonIdempotency(key: string): Promise<void> {
+    await this.call(() => this.client.del(this.idempotencyKey(key)));
+  }
+
+  async readIdempotency(key: string, fingerprint: string, nowMs: number): Promise<IdempotencyState | { state: 'missing' }> {
+    const [f, v, u] = await this.call(() => this.client.hmget(this.idempotencyKey(key), 'f', 'v', 'u'));
+    if (f === null || f === undefined || !(Number(u) > nowMs)) return { state: 'missing' };
+    if (f !== fingerprint) return { state: 'mismatch' };
+    return v === null || v === undefined ? { state: 'pending' } : { state: 'done', value: v };
+  }
+
+  /** Quits the client if the store opened it; a client the caller passed in stays open. */
+  async close(): Promise<void> {
+    if (!this.ownsClient) return;
+    const client = this.client;
+    if (client.status === 'end') return;
+    if (client.status !== 'ready') return client.disconnect();
+    // QUIT waits for replies still in flight; if the connection is already gone, just drop it.
+    await client.quit().catch(() => client.disconnect());
+  }
+
+  private blockKey(key: string): string {
+    return `${this.prefix}block:${key}`;
+  }
+
+  private idempotencyKey(key: string): string {
+    return `${this.prefix}idempotency:${key}`;
+  }
+
+  /** The keys of one budget: req, tok, amt, lease, meta (see redis-budget-scripts.ts). */
+  private budgetKeys(key: string): string[] {
+    // The braces are a cluster hash tag: all keys of one budget land in one slot, as a script needs.
+    const base = `${this.prefix}budget:{${key}}`;
+    return [`${base}:req`, `${base}:tok`, `${base}:amt`, `${base}:lease`, `${base}:meta`];
+  }
+
+  private run(script: LuaScript, keys: string[], args: Array<string | number>): Promise<unknown> {
+    return this.call(() => runScript(this.client, script, keys, args));
+  }
+
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw storeError(err, this.endpoint, this.connectionError());
+    }
+  }
+}
+
+function parseBlock(json: string): Block | undefined {
+  try {
+    const b = JSON.parse(json) as Partial<Block>;
+    if ((b.reason !== 'cooling' && b.reason !== 'parked') || typeof b.untilMs !== 'number') return undefined;
+    return b.cause === undefined ? { reason: b.reason, untilMs: b.untilMs } : { reason: b.reason, untilMs: b.untilMs, cause: b.cause };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The shared store for routers running in several processes.
+ * @example
+ * const store = redisStore(process.env.REDIS_URL!, { keyPrefix: 'myapp:switchyard:' });
+ * const router = createRouter(config, { store });
+ * // ...
+ * await router.close(); // also closes the store's connection
+ */
+export function redisStore(urlOrClient: string | RedisClient, options?: RedisStoreOptions): RedisStore {
+  return new RedisStore(urlOrClient, options);
+}
