@@ -2,6 +2,8 @@ import type { RateLimitSnapshot } from '../types.js';
 import type { Block, BudgetGrant, BudgetRequest, IdempotencyState, StateStore } from './state-store.js';
 
 const DEFAULT_WINDOW_MS = 60_000;
+/** Idle budgets and expired records are swept once every this many acquisitions. */
+const SWEEP_EVERY = 1024;
 
 interface Entry {
   at: number;
@@ -58,6 +60,7 @@ export class MemoryStore implements StateStore {
   private readonly blocks = new Map<string, Block>();
   private readonly windows = new Map<string, Window>();
   private readonly idempotency = new Map<string, Idempotent>();
+  private acquires = 0;
 
   getBlock(key: string, nowMs: number): Block | undefined {
     const block = this.blocks.get(key);
@@ -76,6 +79,7 @@ export class MemoryStore implements StateStore {
   acquireBudget(req: BudgetRequest, nowMs: number): BudgetGrant {
     const { limits, tokens } = req;
     const windowMs = limits.windowMs ?? DEFAULT_WINDOW_MS;
+    if (++this.acquires % SWEEP_EVERY === 0) this.sweep(nowMs, windowMs);
     let w = this.windows.get(req.key);
     if (!w) this.windows.set(req.key, (w = new Window()));
     w.trim(nowMs, windowMs);
@@ -176,6 +180,16 @@ export class MemoryStore implements StateStore {
     this.blocks.clear();
     this.windows.clear();
     this.idempotency.clear();
+  }
+
+  /** Forgets idle budgets (tenant keys come from callers, so their number is not bounded) and old records. */
+  private sweep(nowMs: number, windowMs: number): void {
+    for (const [key, w] of this.windows) {
+      w.trim(nowMs, windowMs);
+      if (w.entries.length === 0 && w.leases.size === 0 && w.requestsUntil <= nowMs && w.tokensUntil <= nowMs) this.windows.delete(key);
+    }
+    for (const [key, record] of this.idempotency) if (record.untilMs <= nowMs) this.idempotency.delete(key);
+    for (const [key, block] of this.blocks) if (block.untilMs <= nowMs) this.blocks.delete(key);
   }
 
   private liveRecord(key: string, nowMs: number): Idempotent | undefined {

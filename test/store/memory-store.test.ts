@@ -2,3 +2,15 @@ import { MemoryStore } from '../../src/store/memory-store.js';
 import { storeContract } from './contract.js';
 
 storeContract('MemoryStore', () => new MemoryStore());
+
+import { describe, expect, it } from 'vitest';
+
+describe('MemoryStore housekeeping', () => {
+  it('forgets idle budgets, so caller-supplied tenant keys cannot grow it without bound', () => {
+    const store = new MemoryStore();
+    const T0 = 1_800_000_000_000;
+    for (let i = 0; i < 5000; i++) store.acquireBudget({ key: `tenant:${i}`, limits: { rpm: 5 }, tokens: 1, leaseId: `l${i}`, leaseTtlMs: 1000 }, T0);
+    for (let i = 0; i < 1024; i++) store.acquireBudget({ key: 'target', limits: { rpm: 1e6 }, tokens: 1, leaseId: `t${i}`, leaseTtlMs: 1000 }, T0 + 61_000);
+    expect((store as unknown as { windows: Map<string, unknown> }).windows.size).toBeLessThan(10);
+  });
+});
