@@ -1,0 +1,45 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * The timers of one response. When the client goes away (or the simulator stops) every pending wait
+ * resolves `false` at once and its timer is cleared, so 10,000 abandoned slow answers leave nothing behind.
+ */
+export class ResponseScope {
+  private readonly timers = new Map<NodeJS.Timeout, (alive: boolean) => void>();
+  private closed = false;
+
+  constructor(readonly res: ServerResponse) {
+    res.once('close', () => {
+      this.closed = true;
+      for (const [timer, resolve] of this.timers) {
+        clearTimeout(timer);
+        resolve(false);
+      }
+      this.timers.clear();
+    });
+  }
+
+  /** True while the client is still there to answer. */
+  get alive(): boolean {
+    return !this.closed && !this.res.destroyed;
+  }
+
+  /** Waits `ms`; resolves whether the response is still worth writing. */
+  sleep(ms: number): Promise<boolean> {
+    if (ms <= 0 || !this.alive) return Promise.resolve(this.alive);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve(this.alive);
+      }, ms);
+      this.timers.set(timer, resolve);
+    });
+  }
+
+  /** Ends the connection abruptly once `data` is flushed: the client sees a body cut short. */
+  cut(data: string): void {
+    const socket = this.res.socket;
+    if (data) this.res.write(data, () => socket?.destroy());
+    else socket?.destroy();
+  }
+}

@@ -1,0 +1,76 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { LimitSnapshot } from './rate-limiter.js';
+import type { SimAnswer, SimError, SimRequest } from './sim-request.js';
+
+/** Per-response facts a wire writes into headers and bodies. */
+export interface WireContext {
+  requestId: string;
+  /** The account id the provider names (`openai-organization`, `anthropic-organization-id`, error messages). */
+  org: string;
+  nowMs: number;
+  /** Time from the request's arrival to its answer (`openai-processing-ms`). */
+  processingMs?: number;
+  /** OpenAI only: whether a 429 carries `retry-after`. */
+  retryAfter: boolean;
+}
+
+/** Ids of one answer. */
+export interface AnswerIds {
+  /** `chatcmpl-...` or `msg_...`. */
+  id: string;
+  createdS: number;
+  fingerprint: string;
+}
+
+/** A streamed answer as SSE frames (each already ends in its blank line). */
+export interface StreamFrames {
+  /** Frames before the first text delta (role chunk, or `message_start`, `content_block_start`, `ping`). */
+  head: string[];
+  /** One frame per text piece. */
+  pieces: string[];
+  /** Frames after the last piece, through the terminal one (`[DONE]`, `message_stop`). */
+  tail: string[];
+  /** The mid-stream error frame this API sends after a 200. */
+  error: string;
+}
+
+/** A rendered error: status, headers beyond the common ones, and body. */
+export interface WireError {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** One provider API's wire format: request parsing, headers, bodies and stream frames. */
+export interface Wire {
+  readonly type: 'openai' | 'anthropic';
+  /** The header that carries the request id. */
+  readonly requestIdHeader: string;
+  /** The API key a request carries, or undefined. */
+  keyOf(headers: IncomingHttpHeaders): string | undefined;
+  /** The raw body in the common shape, or the 400 the API gives for it. */
+  parse(raw: string, headers: IncomingHttpHeaders): SimRequest | SimError;
+  /** Headers every response carries: request id, account, rate-limit windows. */
+  headers(ctx: WireContext, snapshot: LimitSnapshot | undefined): Record<string, string>;
+  error(err: SimError, ctx: WireContext): WireError;
+  completion(request: SimRequest, answer: SimAnswer, ids: AnswerIds): unknown;
+  stream(request: SimRequest, answer: SimAnswer, ids: AnswerIds): StreamFrames;
+  /** A new request id and answer id (`chatcmpl-...`, `msg_...`), drawn from the provider's id stream. */
+  ids(random: () => number): { requestId: string; answerId: string };
+}
+
+/** `retry-after` in whole seconds, rounded up (never 0 on a 429: it would invite an instant retry). */
+export function retryAfterSeconds(waitMs: number): string {
+  return String(Math.max(1, Math.ceil(waitMs / 1000)));
+}
+
+/** An SSE frame: optional `event:` line, one `data:` line, blank line. */
+export function sseFrame(data: unknown, event?: string): string {
+  const json = typeof data === 'string' ? data : JSON.stringify(data);
+  return `${event ? `event: ${event}\n` : ''}data: ${json}\n\n`;
+}
+
+/** `1,234,567`: how the providers print limits in their messages. */
+export function withCommas(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
