@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { drive, scheduleCalls } from '../../src/cli/demo-drive.js';
+import { demoPlan } from '../../src/cli/demo-plan.js';
+import { main } from '../../src/cli/main.js';
+import { runDemo } from '../../src/cli/run-demo.js';
+import { captureIO } from './io.js';
+
+describe('the demo plan', () => {
+  it('splits the run into rate limit, outage and recovery, and stages the outage on the primary in phase 2', () => {
+    const plan = demoPlan({ calls: 300, seconds: 12 });
+    expect(plan.phases.map((p) => [p.name, p.startMs, p.endMs])).toEqual([['rate limit', 0, 4200], ['outage', 4200, 8400], ['recovery', 8400, 12000]]);
+    expect(plan.phases.reduce((n, p) => n + p.calls, 0)).toBe(300);
+    expect(plan.scenario.providers!.openai!.faults).toEqual([{ fault: 'unavailable', fromMs: 4200, untilMs: 8400 }]);
+    // 80% of the mean rate: phase 1 offers about twice that, phase 3 stays under it.
+    expect(plan.primaryRpm).toBe(1200);
+    const rps = (i: number) => plan.phases[i]!.calls / ((plan.phases[i]!.endMs - plan.phases[i]!.startMs) / 1000);
+    expect(rps(0)).toBeGreaterThan(1.9 * (plan.primaryRpm / 60));
+    expect(rps(2)).toBeLessThan(plan.primaryRpm / 60);
+  });
+
+  it('schedules every call inside its phase and never runs more than the concurrency at once', async () => {
+    const plan = demoPlan({ calls: 40, seconds: 1 });
+    const calls = scheduleCalls(plan.phases);
+    expect(calls).toHaveLength(40);
+    expect(calls.every((c) => c.atMs >= plan.phases[c.phase]!.startMs && c.atMs < plan.phases[c.phase]!.endMs)).toBe(true);
+    let inFlight = 0;
+    let peak = 0;
+    await drive(calls.map((c) => ({ ...c, atMs: 0 })), 3, Date.now(), async () => {
+      peak = Math.max(peak, ++inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      inFlight--;
+    });
+    expect(peak).toBe(3);
+  });
+});
+
+describe('switchyard demo', () => {
+  it('rides out the rate limit and the outage with no call failing for the user, and its counts match the simulator\'s', async () => {
+    const phases: number[] = [];
+    const result = await runDemo({ calls: 100, seconds: 4 }, { onPhase: (i) => phases.push(i) });
+    expect(phases).toEqual([0, 1, 2]);
+    expect(result.failed).toBe(0);
+    expect(result.answered).toBe(100);
+    const primary = result.tally.targets.get('openai:gpt-4o-mini')!;
+    const secondary = result.tally.targets.get('anthropic:claude-haiku-4-5')!;
+    // Every request the router says it sent, the simulator received: nothing hidden, nothing extra.
+    expect(primary.requests).toBe(result.simulator.providers.openai!.requests);
+    expect(secondary.requests).toBe(result.simulator.providers.anthropic!.requests);
+    expect(primary.ok).toBe(result.simulator.providers.openai!.byStatus['200'] ?? 0);
+    // The limit was felt (a 429, or the router holding back on the headroom the primary reported), the outage too.
+    expect(primary.rateLimited + (primary.skipped.rate_limited ?? 0) + (primary.skipped.local_limit ?? 0)).toBeGreaterThan(0);
+    expect(primary.serverErrors).toBeGreaterThan(0);
+    expect(result.simulator.providers.openai!.byStatus['503']).toBe(primary.serverErrors);
+    // Whatever the breaker did during the outage, it ends closed, and the primary answers again at the end.
+    expect(result.tally.transitionsOf('openai:gpt-4o-mini').at(-1)?.state ?? 'closed').toBe('closed');
+    expect(primary.answered + secondary.answered).toBe(100);
+    expect(primary.answered).toBeGreaterThan(0);
+    expect(secondary.fallThroughs).toBe(0);
+  });
+
+  it('prints the phases, a table per target and the number of calls that failed for the user', async () => {
+    const { io, out } = captureIO();
+    expect(await main(['demo', '--calls', '24', '--seconds', '1', '--concurrency', '4'], io)).toBe(0);
+    const text = out();
+    expect(text).toMatch(/^Switchyard demo: 24 calls, at most 4 at a time/);
+    expect(text.match(/^phase \d\/3 /gm)).toHaveLength(3);
+    expect(text).toMatch(/^target +requests +ok +429 +5xx +skipped +fall-throughs +breaker +p50 +p95 +answered$/m);
+    expect(text).toMatch(/^openai:gpt-4o-mini +\d+ +\d+ +\d+ +\d+ +\d+ +\d+ +\d+ +\d+ ms +\d+ ms +\d+$/m);
+    expect(text).toMatch(/^anthropic:claude-haiku-4-5 +\d+ /m);
+    expect(text).toMatch(/^simulator counted: openai \d+ requests/m);
+    expect(text).toMatch(/\nfailed for the user: 0\n$/);
+    expect(text).not.toContain('\x1b');
+  });
+});
