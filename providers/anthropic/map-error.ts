@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
-import { waitHintMs } from '../../src/decide/wait-hint.js';
+import { retryAfterHintMs, waitHintMs } from '../../src/decide/wait-hint.js';
 import { RouterError, type ErrorKind } from '../../src/errors.js';
 import { statusKind } from '../shared/status-kind.js';
 import { abortedError, transportError } from '../shared/transport-error.js';
@@ -64,7 +64,9 @@ export function mapAnthropicError(err: unknown, ctx: MapContext): RouterError {
   const status = err.status;
   const kind = kindOf(status, type, errorCode, message);
   const headers = err.headers ?? undefined;
-  const retryAfterMs = kind === 'rate_limited' || kind === 'server' ? waitHintMs({ headers, nowMs: ctx.nowMs, message }) : undefined;
+  const retryAfterMs = kind === 'rate_limited'
+    ? waitHintMs({ headers, nowMs: ctx.nowMs, message })
+    : kind === 'server' ? retryAfterHintMs(headers, ctx.nowMs) : undefined;
 
   return new RouterError(kind, `${ctx.provider} ${status ?? 'stream'} ${kind}: ${message}`, {
     ...where,

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { waitHintMs } from '../../src/decide/wait-hint.js';
+import { retryAfterHintMs, waitHintMs } from '../../src/decide/wait-hint.js';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { RouterError, type ErrorKind } from '../../src/errors.js';
 import { statusKind } from '../shared/status-kind.js';
@@ -77,9 +77,9 @@ export function mapOpenAIError(err: unknown, ctx: MapContext): RouterError {
   if (kind === 'rate_limited' && bare) factCode ??= 'slow_down';
 
   const headers = err.headers ?? undefined;
-  const retryAfterMs = kind === 'rate_limited' || kind === 'server'
+  const retryAfterMs = kind === 'rate_limited'
     ? waitHintMs({ headers, nowMs: ctx.nowMs, message, window: type === 'requests' || type === 'tokens' ? type : undefined })
-    : undefined;
+    : kind === 'server' ? retryAfterHintMs(headers, ctx.nowMs) : undefined;
 
   return new RouterError(kind, `${ctx.provider} ${status ?? 'stream'} ${kind}: ${message}`, {
     ...where,

@@ -41,7 +41,17 @@ function exhaustedWindowResetMs(snapshot: RateLimitSnapshot, window?: 'requests'
 const TRY_AGAIN = /try again in ((?:\d+(?:\.\d+)?(?:h|ms|m|s))+)/i;
 
 /**
- * How long the provider asked us to wait, in this order: `retry-after-ms`, `retry-after` (seconds or
+ * What a server error's headers ask for: only `retry-after-ms` and `retry-after`. The rate-limit
+ * resets on a 5xx describe healthy windows (often `0s`), not when the server recovers, so they are no
+ * hint: a 5xx without `retry-after` gets backoff.
+ */
+export function retryAfterHintMs(headers: HeaderBag | undefined, nowMs: number): number | undefined {
+  if (!headers) return undefined;
+  return retryAfterMsHeader(headers) ?? retryAfterHeader(headers, nowMs);
+}
+
+/**
+ * How long the provider asked us to wait after a 429, in this order: `retry-after-ms`, `retry-after` (seconds or
  * HTTP date), the rate-limit reset headers of the exhausted window (OpenAI Go durations, Anthropic
  * RFC 3339, a bare `x-ratelimit-reset` Unix timestamp), then "try again in ..." in the message.
  * Undefined means the provider gave no hint: use backoff.

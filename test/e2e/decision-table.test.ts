@@ -416,3 +416,23 @@ describe('invalid input', () => {
     expect(up.count()).toBe(0);
   });
 });
+
+describe('wait hints on server errors', () => {
+  it('backs off on a 503 that carries healthy rate-limit headers: their resets are no wait hint for a 5xx', async () => {
+    const clock = new VirtualClock();
+    const { router, openai } = setup({ retry: { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 2000 } }, { clock, random: () => 0 });
+    const healthy = { 'x-ratelimit-remaining-requests': '59', 'x-ratelimit-reset-requests': '0s', 'x-ratelimit-remaining-tokens': '149000', 'x-ratelimit-reset-tokens': '0s' };
+    up.script(OPENAI_PATH, { status: 503, headers: healthy, body: openaiBodies.overloaded503 }, { status: 503, headers: healthy, body: openaiBodies.overloaded503 });
+    await router.chat(ask());
+    expect(openai()).toBe(3);
+    expect(clock.sleeps).toEqual([100, 200]);
+  });
+
+  it('still honours a retry-after on a 503', async () => {
+    const clock = new VirtualClock();
+    const { router } = setup({}, { clock, random: () => 0 });
+    up.script(OPENAI_PATH, { status: 503, headers: { 'retry-after': '2' }, body: openaiBodies.overloaded503 });
+    await router.chat(ask());
+    expect(clock.sleeps).toEqual([2000]);
+  });
+});
