@@ -7,7 +7,7 @@ import { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter.js';
 
 const BASE = 'http://anthropic.test';
 const KEY = 'sk-ant-test-0123456789abcdef';
-const request = { model: 'claude-sonnet-4-5', messages: [{ role: 'user' as const, content: 'Hello' }] };
+const request = { model: 'claude-sonnet-4-6', messages: [{ role: 'user' as const, content: 'Hello' }] };
 const anthropic = () => adapterFor('anthropic', { type: 'anthropic', apiKey: KEY, baseURL: BASE });
 
 beforeAll(() => nock.disableNetConnect());
@@ -38,7 +38,7 @@ describe('anthropic adapter: errors mapped to facts through the real SDK', () =>
     nock(BASE).post('/v1/messages').reply(status, body as nock.Body, headers);
     const err = await failureOf(anthropic(), request);
     expect(err.status).toBe(status);
-    expect(err).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5', ...expected });
+    expect(err).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-6', ...expected });
   });
 
   it('reads retry-after on a 429 before the reset headers', async () => {
@@ -83,18 +83,18 @@ describe('anthropic adapter: requests and answers', () => {
     let headers: Record<string, unknown> = {};
     nock(BASE).post('/v1/messages', (b) => ((sent = b), true)).reply(function () {
       headers = this.req.headers;
-      return [200, anthropicMessage('Hi there', 'claude-sonnet-4-5-20250929'), anthropicSuccessHeaders];
+      return [200, anthropicMessage('Hi there', 'claude-sonnet-4-6-20250929'), anthropicSuccessHeaders];
     });
     const res = await anthropic().chat({
       ...request,
       messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello' }],
       maxTokens: 100, temperature: 0.5,
     }, { signal: new AbortController().signal });
-    expect(sent).toEqual({ model: 'claude-sonnet-4-5', max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] });
+    expect(sent).toEqual({ model: 'claude-sonnet-4-6', max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'Hello' }] });
     expect(headers['anthropic-version']).toBe('2026-10-21');
     expect(res).toMatchObject({
       text: 'Hi there', finishReason: 'stop', usage: { inputTokens: 505, outputTokens: 41 },
-      model: 'claude-sonnet-4-5-20250929', requestId: 'req_011CSLsW7mFqvHHnzrKdKjAE',
+      model: 'claude-sonnet-4-6-20250929', requestId: 'req_011CSLsW7mFqvHHnzrKdKjAE',
       rateLimit: { requests: { limit: 1000, remaining: 999 }, tokens: { limit: 96000 }, inputTokens: { limit: 80000 }, outputTokens: { limit: 16000 } },
     });
   });

@@ -63,6 +63,11 @@ function invokedDirectly(): boolean {
 }
 
 if (invokedDirectly()) {
+  // `switchyard demo | head` closes stdout early: end quietly, as Unix tools do, not with a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
   const io: CliIO = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),

@@ -5,7 +5,7 @@ describe('encodingFor', () => {
   it.each([
     ['gpt-4o-mini', 'o200k_base'], ['gpt-4o-2024-08-06', 'o200k_base'], ['gpt-4.1', 'o200k_base'], ['gpt-5', 'o200k_base'],
     ['o3-mini', 'o200k_base'], ['gpt-4-turbo', 'cl100k_base'], ['gpt-3.5-turbo', 'cl100k_base'],
-    ['claude-sonnet-4-5', undefined], ['llama3:8b', undefined], ['mistral-large', undefined],
+    ['claude-sonnet-4-6', undefined], ['llama3:8b', undefined], ['mistral-large', undefined],
   ])('%s uses %s', (model, encoding) => {
     expect(encodingFor(model)).toBe(encoding);
   });

@@ -118,7 +118,7 @@ describe('quota and billing', () => {
     expect(first.provider).toBe('anthropic');
     expect([openai(), anthropic()]).toEqual([1, 1]);
     expect(first.attempts.map((a) => [a.model, a.kind ?? 'ok', a.skipped ?? false])).toEqual([
-      ['gpt-4o-mini', 'quota_exhausted', false], ['gpt-4o', 'quota_exhausted', true], ['claude-sonnet-4-5', 'ok', false],
+      ['gpt-4o-mini', 'quota_exhausted', false], ['gpt-4o', 'quota_exhausted', true], ['claude-sonnet-4-6', 'ok', false],
     ]);
     await router.chat(ask());
     expect(openai()).toBe(1);
@@ -134,7 +134,7 @@ describe('quota and billing', () => {
     ['Anthropic 429 enforced_spend_limit_reached', ANTHROPIC_PATH, 429, anthropicBodies.enforcedSpendLimit, 'anthropic-first'],
   ])('never retries %s: one request, then parked', async (_what, path, status, body, chain) => {
     const { router } = setup({
-      chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5'], 'anthropic-first': ['anthropic:claude-sonnet-4-5', 'openai:gpt-4o-mini'] },
+      chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], 'anthropic-first': ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] },
     });
     up.script(path, { status, body });
     const res = await router.chat({ ...ask(), chain });
@@ -155,7 +155,7 @@ describe('caller errors fail at once', () => {
     ['a 422', OPENAI_PATH, 422, { error: { message: 'bad', type: 'invalid_request_error', param: null, code: null } }, 'bad_request'],
     ['a 400 content-policy rejection', OPENAI_PATH, 400, { error: { message: 'rejected', type: 'invalid_request_error', param: null, code: 'content_policy_violation' } }, 'content_filter'],
   ])('%s costs exactly one request and tries no other target', async (_what, path, status, body, kind) => {
-    const { router } = setup({ chains: { default: path === OPENAI_PATH ? ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5'] : ['anthropic:claude-sonnet-4-5', 'openai:gpt-4o-mini'] } });
+    const { router } = setup({ chains: { default: path === OPENAI_PATH ? ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'] : ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] } });
     up.script(path, { status, body });
     const err = await rejectionOf(router.chat(ask()));
     expect(isRouterError(err)).toBe(true);
@@ -179,7 +179,7 @@ describe('server and transport failures', () => {
   });
 
   it('retries an Anthropic 529 on the same target and answers', async () => {
-    const { router, anthropic, openai } = setup({ chains: { default: ['anthropic:claude-sonnet-4-5', 'openai:gpt-4o-mini'] } });
+    const { router, anthropic, openai } = setup({ chains: { default: ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] } });
     up.script(ANTHROPIC_PATH, { status: 529, body: anthropicBodies.overloaded });
     const res = await router.chat(ask());
     expect(res.provider).toBe('anthropic');
@@ -215,7 +215,7 @@ describe('server and transport failures', () => {
         openai: { type: 'openai', apiKey: 'sk-x', baseURL: 'http://127.0.0.1:1/v1' },
         anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
       },
-      chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5'] },
+      chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'] },
     });
     const res = await router.chat(ask());
     expect(res.provider).toBe('anthropic');

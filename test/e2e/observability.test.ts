@@ -17,7 +17,7 @@ async function eventfulRun(logPrompts: boolean) {
     retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
     breaker: { volumeThreshold: 2, resetTimeoutMs: 60_000 },
     log: { level: 'trace', logPrompts },
-    chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5'], 'anthropic-first': ['anthropic:claude-sonnet-4-5'] },
+    chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], 'anthropic-first': ['anthropic:claude-sonnet-4-6'] },
   });
   const events: Array<[string, any]> = [];
   for (const name of ['attempt', 'retry', 'fallback', 'breaker', 'quota', 'ratelimit'] as const) {
@@ -77,7 +77,7 @@ describe('router.on', () => {
     const names = events.map(([n]) => n);
     for (const name of ['attempt', 'retry', 'fallback', 'breaker', 'quota', 'ratelimit']) expect(names).toContain(name);
     expect(events.find(([n]) => n === 'retry')![1]).toMatchObject({ chain: 'default', provider: 'openai', kind: 'rate_limited', hintMs: 5 });
-    expect(events.find(([n]) => n === 'fallback')![1]).toMatchObject({ provider: 'openai', kind: 'server', to: { provider: 'anthropic', model: 'claude-sonnet-4-5' } });
+    expect(events.find(([n]) => n === 'fallback')![1]).toMatchObject({ provider: 'openai', kind: 'server', to: { provider: 'anthropic', model: 'claude-sonnet-4-6' } });
     expect(events.find(([n]) => n === 'breaker')![1]).toEqual({ key: 'openai', state: 'open' });
     expect(events.find(([n]) => n === 'ratelimit')![1]).toMatchObject({
       provider: 'openai', requests: { limit: 60, remaining: 59, resetMs: 1000 }, tokens: { limit: 150000, remaining: 149984 },

@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 function setup(...args: Parameters<typeof wireRouter> extends [unknown, ...infer R] ? R : never) {
-  const w = wireRouter(up, { chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5'], 'anthropic-first': ['anthropic:claude-sonnet-4-5', 'openai:gpt-4o-mini'] }, ...args[0] }, args[1]);
+  const w = wireRouter(up, { chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], 'anthropic-first': ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] }, ...args[0] }, args[1]);
   // wireRouter installs non-streaming defaults; streams are the default reply here.
   up.otherwise(OPENAI_PATH, () => ({ sse: openaiSse(['Hello', ' from', ' OpenAI']) }));
   up.otherwise(ANTHROPIC_PATH, () => ({ sse: anthropicSse(['Hello', ' from', ' Claude']) }));
@@ -68,7 +68,7 @@ describe('router.stream', () => {
     const { router, openai, anthropic } = setup();
     up.script(OPENAI_PATH, { status: 429, headers: { 'retry-after': '30' }, body: openaiBodies.rateLimitRequests });
     const events = await collect(router.stream(ask()));
-    expect(events[0]).toEqual({ type: 'start', provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(events[0]).toEqual({ type: 'start', provider: 'anthropic', model: 'claude-sonnet-4-6' });
     expect(last(events)).toMatchObject({ type: 'done', result: { text: 'Hello from Claude', attempts: [{ provider: 'openai', kind: 'rate_limited' }, { provider: 'anthropic', ok: true }] } });
     expect([openai(), anthropic()]).toEqual([1, 1]);
   });

@@ -13,7 +13,7 @@ const router = createRouter({
     primary: { type: 'openai', apiKey: 'sk-worker-test', baseURL: `${process.env.UPSTREAM_URL}/v1`, limits: rpm ? { rpm } : undefined },
     backup: { type: 'anthropic', apiKey: 'sk-worker-test', baseURL: process.env.UPSTREAM_URL! },
   },
-  chains: { default: ['primary:gpt-4o-mini', 'backup:claude-sonnet-4-5'] },
+  chains: { default: ['primary:gpt-4o-mini', 'backup:claude-sonnet-4-6'] },
   retry: { maxAttempts: 1 },
   store: { type: 'redis', url: process.env.REDIS_URL!, keyPrefix: process.env.KEY_PREFIX },
 }, { logger: pino({ level: 'silent' }) });

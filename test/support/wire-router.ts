@@ -24,9 +24,9 @@ export function wireRouter(up: Upstream, overrides: Partial<SwitchyardConfig> = 
       anthropic: { type: 'anthropic', apiKey: ANTHROPIC_KEY, baseURL: up.url, timeoutMs: 2000 },
     },
     chains: {
-      default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-5'],
+      default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'],
       'openai-only': ['openai:gpt-4o-mini'],
-      'two-openai-models': ['openai:gpt-4o-mini', 'openai:gpt-4o', 'anthropic:claude-sonnet-4-5'],
+      'two-openai-models': ['openai:gpt-4o-mini', 'openai:gpt-4o', 'anthropic:claude-sonnet-4-6'],
     },
     retry: { baseDelayMs: 10, maxDelayMs: 40 },
     ...overrides,
