@@ -13,6 +13,46 @@ interface Entry {
   request: boolean;
 }
 
+/**
+ * What a provider last said it has left of one limit. Providers refill continuously (both document a
+ * token bucket) and `reset` is when the bucket is full again, so with the limit known, room returns
+ * at (limit - remaining) / reset per ms; without it, nothing is assumed back before the reset.
+ */
+export class Headroom {
+  left = 0;
+  at = 0;
+  until = 0;
+  rate = 0;
+  cap = Infinity;
+
+  observe(remaining: number, limit: number | undefined, resetMs: number, nowMs: number): void {
+    this.left = remaining;
+    this.at = nowMs;
+    this.until = nowMs + resetMs;
+    this.cap = limit ?? Infinity;
+    this.rate = limit !== undefined && resetMs > 0 && limit > remaining ? (limit - remaining) / resetMs : 0;
+  }
+
+  private available(nowMs: number): number {
+    return Math.min(this.cap, this.left + (nowMs - this.at) * this.rate);
+  }
+
+  /** Milliseconds until `need` fits, or 0 when it fits now (or the headroom is stale). */
+  waitFor(need: number, nowMs: number): number {
+    if (this.until <= nowMs) return 0;
+    const avail = this.available(nowMs);
+    if (avail >= need) return 0;
+    const whole = this.until - nowMs;
+    return this.rate > 0 ? Math.min(whole, Math.ceil((need - avail) / this.rate)) : whole;
+  }
+
+  take(need: number, nowMs: number): void {
+    if (this.until <= nowMs) return;
+    this.left = this.available(nowMs) - need;
+    this.at = nowMs;
+  }
+}
+
 /** One budget's rolling window: requests and tokens by time, concurrency leases by expiry. */
 class Window {
   readonly entries: Entry[] = [];
@@ -20,10 +60,8 @@ class Window {
   requests = 0;
   readonly leases = new Map<string, number>();
   /** The provider's own headroom, from the last response's headers. */
-  requestsLeft?: number;
-  requestsUntil = 0;
-  tokensLeft?: number;
-  tokensUntil = 0;
+  readonly requestRoom = new Headroom();
+  readonly tokenRoom = new Headroom();
 
   trim(nowMs: number, windowMs: number): void {
     let drop = 0;
@@ -85,12 +123,8 @@ export class MemoryStore implements StateStore {
     w.trim(nowMs, windowMs);
 
     if (limits.tpm !== undefined && tokens > limits.tpm) return { ok: false, reason: 'too_large' };
-    if (w.requestsUntil > nowMs && w.requestsLeft !== undefined && w.requestsLeft <= 0) {
-      return { ok: false, reason: 'provider', retryInMs: w.requestsUntil - nowMs };
-    }
-    if (w.tokensUntil > nowMs && w.tokensLeft !== undefined && w.tokensLeft < tokens) {
-      return { ok: false, reason: 'provider', retryInMs: w.tokensUntil - nowMs };
-    }
+    const roomInMs = Math.max(w.requestRoom.waitFor(1, nowMs), w.tokenRoom.waitFor(tokens, nowMs));
+    if (roomInMs > 0) return { ok: false, reason: 'provider', retryInMs: roomInMs };
     if (limits.concurrency !== undefined && w.leases.size >= limits.concurrency) return { ok: false, reason: 'concurrency' };
     if (limits.rpm !== undefined && w.requests >= limits.rpm) {
       const oldest = w.entries.find((e) => e.request)!;
@@ -112,8 +146,8 @@ export class MemoryStore implements StateStore {
     // A budget that counts nothing (headroom only) keeps no entries: memory stays flat.
     if (limits.rpm !== undefined || limits.tpm !== undefined) w.add({ at: nowMs, id: req.leaseId, tokens, request: true });
     if (limits.concurrency !== undefined) w.leases.set(req.leaseId, nowMs + req.leaseTtlMs);
-    if (w.requestsLeft !== undefined && w.requestsUntil > nowMs) w.requestsLeft--;
-    if (w.tokensLeft !== undefined && w.tokensUntil > nowMs) w.tokensLeft -= tokens;
+    w.requestRoom.take(1, nowMs);
+    w.tokenRoom.take(tokens, nowMs);
     return { ok: true };
   }
 
@@ -136,14 +170,8 @@ export class MemoryStore implements StateStore {
     let w = this.windows.get(key);
     if (!w) this.windows.set(key, (w = new Window()));
     const { requests, tokens } = snapshot;
-    if (requests?.remaining !== undefined && requests.resetMs !== undefined) {
-      w.requestsLeft = requests.remaining;
-      w.requestsUntil = nowMs + requests.resetMs;
-    }
-    if (tokens?.remaining !== undefined && tokens.resetMs !== undefined) {
-      w.tokensLeft = tokens.remaining;
-      w.tokensUntil = nowMs + tokens.resetMs;
-    }
+    if (requests?.remaining !== undefined && requests.resetMs !== undefined) w.requestRoom.observe(requests.remaining, requests.limit, requests.resetMs, nowMs);
+    if (tokens?.remaining !== undefined && tokens.resetMs !== undefined) w.tokenRoom.observe(tokens.remaining, tokens.limit, tokens.resetMs, nowMs);
   }
 
   claimIdempotency(key: string, fingerprint: string, pendingTtlMs: number, nowMs: number): IdempotencyState {
@@ -186,7 +214,7 @@ export class MemoryStore implements StateStore {
   private sweep(nowMs: number, windowMs: number): void {
     for (const [key, w] of this.windows) {
       w.trim(nowMs, windowMs);
-      if (w.entries.length === 0 && w.leases.size === 0 && w.requestsUntil <= nowMs && w.tokensUntil <= nowMs) this.windows.delete(key);
+      if (w.entries.length === 0 && w.leases.size === 0 && w.requestRoom.until <= nowMs && w.tokenRoom.until <= nowMs) this.windows.delete(key);
     }
     for (const [key, record] of this.idempotency) if (record.untilMs <= nowMs) this.idempotency.delete(key);
     for (const [key, block] of this.blocks) if (block.untilMs <= nowMs) this.blocks.delete(key);

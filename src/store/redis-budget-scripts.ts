@@ -9,7 +9,9 @@ import { luaScript } from './redis-script.js';
  *   amt   HASH entry -> tokens                 the tokens of each `tok` entry
  *   lease ZSET leaseId -> expires at           concurrency slots
  *   meta  HASH sum (tokens of all `tok` entries), win (last windowMs, for charges), seq (charge ids),
- *              rl/ru, tl/tu (provider headroom: requests/tokens left, until)
+ *              provider headroom for requests (r*) and tokens (t*): left at the time `a`, until `u`,
+ *              refill rate `r` per ms and cap `c` (the limit, absent when not reported); see Headroom
+ *              in memory-store.ts, whose arithmetic this repeats operation for operation
  * `tok` and `amt` are always written and extended together and `meta` always at least as long, so
  * an empty `tok` means a zero sum (that heals `sum` after the window's keys expired).
  */
@@ -24,7 +26,7 @@ local rpm, tpm, concurrency = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARG
 local cutoff = num(now - win)
 redis.call('ZREMRANGEBYSCORE', req, '-inf', cutoff)
 redis.call('ZREMRANGEBYSCORE', lease, '-inf', num(now))
-local h = redis.call('HMGET', meta, 'rl', 'ru', 'tl', 'tu', 'sum')
+local h = redis.call('HMGET', meta, 'rl', 'ru', 'tl', 'tu', 'sum', 'ra', 'rr', 'rc', 'ta', 'tr', 'tc')
 local stored = tonumber(h[5]) or 0
 local sum = stored
 local expired = redis.call('ZRANGEBYSCORE', tok, '-inf', cutoff)
@@ -39,8 +41,23 @@ if sum ~= stored and redis.call('EXISTS', meta) == 1 then redis.call('HSET', met
 
 if tpm and tokens > tpm then return {'too_large'} end
 local rl, ru, tl, tu = tonumber(h[1]), tonumber(h[2]) or 0, tonumber(h[3]), tonumber(h[4]) or 0
-if ru > now and rl and rl <= 0 then return {'provider', num(ru - now)} end
-if tu > now and tl and tl < tokens then return {'provider', num(tu - now)} end
+local ra, rr, rc = tonumber(h[6]) or 0, tonumber(h[7]) or 0, tonumber(h[8])
+local ta, tr, tc = tonumber(h[9]) or 0, tonumber(h[10]) or 0, tonumber(h[11])
+local function avail(left, at, rate, cap)
+  local a = left + (now - at) * rate
+  if cap and a > cap then a = cap end
+  return a
+end
+local function wait(left, at, untilT, rate, cap, need)
+  if not left or untilT <= now then return 0 end
+  local a = avail(left, at, rate, cap)
+  if a >= need then return 0 end
+  local whole = untilT - now
+  if rate > 0 then return math.min(whole, math.ceil((need - a) / rate)) end
+  return whole
+end
+local roomIn = math.max(wait(rl, ra, ru, rr, rc, 1), wait(tl, ta, tu, tr, tc, tokens))
+if roomIn > 0 then return {'provider', num(roomIn)} end
 if concurrency and redis.call('ZCARD', lease) >= concurrency then return {'concurrency'} end
 if rpm and redis.call('ZCARD', req) >= rpm then
   local oldest = redis.call('ZRANGE', req, 0, 0, 'WITHSCORES')
@@ -70,8 +87,12 @@ redis.call('ZADD', tok, num(now), entry)
 redis.call('HSET', amt, entry, num(tokens))
 redis.call('ZADD', lease, num(now + leaseTtl), leaseId)
 local fields = {'sum', num(sum + tokens), 'win', num(win)}
-if rl and ru > now then fields[#fields + 1] = 'rl'; fields[#fields + 1] = num(rl - 1) end
-if tl and tu > now then fields[#fields + 1] = 'tl'; fields[#fields + 1] = num(tl - tokens) end
+if rl and ru > now then
+  for _, v in ipairs({'rl', num(avail(rl, ra, rr, rc) - 1), 'ra', num(now)}) do fields[#fields + 1] = v end
+end
+if tl and tu > now then
+  for _, v in ipairs({'tl', num(avail(tl, ta, tr, tc) - tokens), 'ta', num(now)}) do fields[#fields + 1] = v end
+end
 redis.call('HSET', meta, unpack(fields))
 keep(req, win)
 keep(tok, win)
@@ -118,18 +139,24 @@ keep(meta, win)
 return 1
 `);
 
-/** KEYS meta; ARGV now, requestsLeft, requestsResetMs, tokensLeft, tokensResetMs ('' = not reported). */
+/**
+ * KEYS meta; ARGV now, then for requests and for tokens: left, resetMs, limit ('' = not reported;
+ * left '' means the window was not reported at all).
+ */
 export const OBSERVE = luaScript(`
 local meta, now = KEYS[1], tonumber(ARGV[1])
 local life = 0
-if ARGV[2] ~= '' then
-  redis.call('HSET', meta, 'rl', ARGV[2], 'ru', num(now + tonumber(ARGV[3])))
-  life = math.max(life, tonumber(ARGV[3]))
+local function observe(p, left, reset, limit)
+  if left == '' then return end
+  left, reset, limit = tonumber(left), tonumber(reset), tonumber(limit)
+  local rate = 0
+  if limit and reset > 0 and limit > left then rate = (limit - left) / reset end
+  redis.call('HSET', meta, p .. 'l', num(left), p .. 'a', num(now), p .. 'u', num(now + reset), p .. 'r', num(rate))
+  if limit then redis.call('HSET', meta, p .. 'c', num(limit)) else redis.call('HDEL', meta, p .. 'c') end
+  life = math.max(life, reset)
 end
-if ARGV[4] ~= '' then
-  redis.call('HSET', meta, 'tl', ARGV[4], 'tu', num(now + tonumber(ARGV[5])))
-  life = math.max(life, tonumber(ARGV[5]))
-end
+observe('r', ARGV[2], ARGV[3], ARGV[4])
+observe('t', ARGV[5], ARGV[6], ARGV[7])
 keep(meta, life)
 return 1
 `);

@@ -96,8 +96,8 @@ export class RedisStore implements StateStore {
     if (!known && !tokensKnown) return;
     await this.run(OBSERVE, [this.budgetKeys(key)[4]!], [
       nowMs,
-      known ? requests!.remaining! : '', known ? requests!.resetMs! : '',
-      tokensKnown ? tokens!.remaining! : '', tokensKnown ? tokens!.resetMs! : '',
+      known ? requests!.remaining! : '', known ? requests!.resetMs! : '', known ? requests!.limit ?? '' : '',
+      tokensKnown ? tokens!.remaining! : '', tokensKnown ? tokens!.resetMs! : '', tokensKnown ? tokens!.limit ?? '' : '',
     ]);
   }
 

@@ -72,7 +72,11 @@ export interface StateStore {
   releaseBudget(key: string, leaseId: string, sent: boolean, nowMs: number): MaybePromise<void>;
   /** Charges tokens the estimate missed (the provider reported more usage than was reserved). */
   chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): MaybePromise<void>;
-  /** Records the headroom a provider reported, so the budget never admits more than it has left. */
+  /**
+   * Records the headroom a provider reported, so the budget never admits more than it has left. With
+   * the limit reported too, room is assumed to refill linearly until the reset (providers refill
+   * continuously); without it, nothing is assumed back before the reset.
+   */
   observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): MaybePromise<void>;
 
   /** Claims an idempotency key for a request `fingerprint`, or reports who has it. */

@@ -156,17 +156,33 @@ describe('token budgets', () => {
 });
 
 describe('provider headroom', () => {
-  it('stops sending when the provider\'s own headers say nothing is left, until their reset', async () => {
-    const { router, openai, anthropic } = wire({ providers: openaiWith({}) });
-    up.script(OPENAI_PATH, {
-      status: 200, body: openaiCompletion(),
-      headers: { ...openaiSuccessHeaders, 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '20s' },
-    });
+  // limit 60, 0 remaining, full again in 20 s: the provider's bucket gives one request back every 333 ms.
+  const drained = {
+    status: 200, body: openaiCompletion(),
+    headers: { ...openaiSuccessHeaders, 'x-ratelimit-limit-requests': '60', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '20s' },
+  };
+
+  it('skips a target whose own headers say nothing is left, when the refill is further off than maxQueueMs', async () => {
+    const { router, openai, anthropic } = wire({ providers: openaiWith({ maxQueueMs: 100 }) });
+    up.script(OPENAI_PATH, drained);
     expect((await router.chat(ask())).provider).toBe('openai');
     const next = await router.chat(ask());
     expect(next.provider).toBe('anthropic');
     expect(next.attempts[0]).toMatchObject({ kind: 'local_limit', skipped: true });
     expect([openai(), anthropic()]).toEqual([1, 1]);
+  });
+
+  it('waits for the provider\'s bucket to refill one request, not for its full reset', async () => {
+    const { router, openai, anthropic } = wire({ providers: openaiWith({}) });
+    up.script(OPENAI_PATH, drained);
+    await router.chat(ask());
+    const started = Date.now();
+    const next = await router.chat(ask());
+    const waited = Date.now() - started;
+    expect(next.provider).toBe('openai');
+    expect(waited).toBeGreaterThanOrEqual(300);
+    expect(waited).toBeLessThan(2000);
+    expect([openai(), anthropic()]).toEqual([2, 0]);
   });
 });
 

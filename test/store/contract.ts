@@ -95,13 +95,29 @@ export function storeContract(name: string, makeStore: () => Promise<StateStore>
     it('never admits more than the provider said it has left, until its reset', async () => {
       const store = await makeStore();
       const k = key();
-      await store.observeHeadroom(k, { requests: { limit: 60, remaining: 2, resetMs: 5000 }, tokens: { limit: 10_000, remaining: 9000, resetMs: 5000 } }, T0);
+      await store.observeHeadroom(k, { requests: { remaining: 2, resetMs: 5000 }, tokens: { remaining: 9000, resetMs: 5000 } }, T0);
       expect((await take(store, k, {}, T0 + 1)).ok).toBe(true);
       expect((await take(store, k, {}, T0 + 2)).ok).toBe(true);
       expect(await take(store, k, {}, T0 + 3)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 4997 });
       expect((await take(store, k, {}, T0 + 5000)).ok).toBe(true);
       await store.observeHeadroom(k, { tokens: { remaining: 50, resetMs: 1000 } }, T0 + 6000);
       expect(await take(store, k, {}, T0 + 6001, 60)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 999 });
+      await close(store);
+    });
+
+    it('assumes a provider\'s bucket refills linearly until its reset when it reports the limit', async () => {
+      const store = await makeStore();
+      const k = key();
+      // 60 requests a minute, 0 left, full again in 60 s: one request comes back every second.
+      await store.observeHeadroom(k, { requests: { limit: 60, remaining: 0, resetMs: 60_000 } }, T0);
+      expect(await take(store, k, {}, T0 + 1)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 999 });
+      expect((await take(store, k, {}, T0 + 1000)).ok).toBe(true);
+      expect(await take(store, k, {}, T0 + 1500)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 500 });
+      expect((await take(store, k, {}, T0 + 2000)).ok).toBe(true);
+      // Tokens the same way: 1000 a minute, 100 left; 300 fit after 12 s.
+      await store.observeHeadroom(k, { tokens: { limit: 1000, remaining: 100, resetMs: 54_000 } }, T0 + 10_000);
+      expect(await take(store, k, {}, T0 + 10_000, 300)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 12_000 });
+      expect((await take(store, k, {}, T0 + 22_000, 300)).ok).toBe(true);
       await close(store);
     });
 
