@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import { CasesError, parseCases } from './case-schema.js';
 import type { EvalCase } from './case-types.js';
-import { importModule } from './import-module.js';
+import { importModule } from '../import-module.js';
 
 const MODULE_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
 
@@ -51,7 +51,7 @@ export async function loadCases(file: string, cwd = process.cwd()): Promise<Eval
   if (MODULE_EXTENSIONS.has(ext)) {
     let mod: Record<string, unknown>;
     try {
-      mod = await importModule(path);
+      mod = await importModule(path, () => new Error(`cannot load ${path}: TypeScript cases need tsx (npm install -D tsx), or write the cases as .mjs or .jsonl`));
     } catch (err) {
       throw new CasesError([`${name}: cannot load: ${(err as Error).message}`]);
     }

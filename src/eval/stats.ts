@@ -1,12 +1,8 @@
-/**
- * The nearest-rank percentile: the smallest value with at least `p`% of the values at or below it
- * (p50 of [1, 2, 3, 4] is 2; p95 of 20 values is the 19th). NaN for no values.
- */
+import { percentile as nearestRank } from '../report/percentile.js';
+
+/** The nearest-rank percentile (see src/report/percentile.ts); NaN for no values. */
 export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(rank, sorted.length) - 1]!;
+  return nearestRank(values, p) ?? Number.NaN;
 }
 
 /** How answers are compared for stability and disagreement: trimmed, whitespace runs collapsed, case kept. */

@@ -1,20 +1,8 @@
 import { formatCount, formatCounts, formatMs, formatRate, formatShare, formatUsd } from './format.js';
+import { table } from '../report/text-table.js';
 import type { CaseSummary, EvalReport } from './report-types.js';
 
 const MAX_DISAGREEMENT_LINES = 20;
-
-/** Lays out rows as columns: `r` columns are right-aligned, the rest left-aligned. */
-export function columns(rows: readonly string[][], align: string): string[] {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
-  return rows.map((row) => row
-    .map((cell, i) => {
-      const pad = ' '.repeat((widths[i] ?? 0) - [...cell].length);
-      return align[i] === 'r' ? pad + cell : cell + pad;
-    })
-    .join('  ')
-    .trimEnd());
-}
 
 function verdicts(c: CaseSummary): string {
   const parts: string[] = [];
@@ -50,12 +38,12 @@ export function renderTerminalReport(report: EvalReport): string {
     if (report.repeat > 1) row.push(formatShare(t.stability));
     rows.push(row);
   }
-  out.push(...columns(rows, 'lrrlrrrrrr'));
+  out.push(...table(rows, 'lrrlrrrrrr'));
 
   const failing = report.targets.filter((t) => Object.keys(t.failuresByExpectation).length > 0);
   if (failing.length > 0) {
     out.push('', 'Failed expectations (runs):');
-    out.push(...columns(failing.map((t) => [`  ${t.key}`, formatCounts(t.failuresByExpectation)]), 'll'));
+    out.push(...table(failing.map((t) => [`  ${t.key}`, formatCounts(t.failuresByExpectation)]), 'll'));
   }
 
   const split = report.cases.filter((c) => c.disagree);
@@ -63,7 +51,7 @@ export function renderTerminalReport(report: EvalReport): string {
     ? `Targets agree on every case.`
     : `Targets disagree on ${split.length} of ${report.cases.length} cases:`);
   const shown = split.slice(0, MAX_DISAGREEMENT_LINES);
-  out.push(...columns(shown.map((c) => [`  ${c.id}`, verdicts(c)]), 'll'));
+  out.push(...table(shown.map((c) => [`  ${c.id}`, verdicts(c)]), 'll'));
   if (split.length > shown.length) out.push(`  … and ${split.length - shown.length} more (see the --html or --json report)`);
 
   if (report.minPass) {

@@ -1,10 +1,11 @@
 import { pathToFileURL } from 'node:url';
 
 /**
- * Imports a JavaScript or TypeScript module by path. Plain Node 20 cannot import TypeScript, so a
- * `.ts` file goes through tsx when Node refuses it (the same route `loadConfig` takes).
+ * Imports a JavaScript or TypeScript module by path (a config, a cases file). Plain Node 20 cannot
+ * import TypeScript, so a `.ts` file Node refuses goes through tsx, when it is installed; otherwise
+ * `tsxMissing` says what to do instead.
  */
-export async function importModule(path: string): Promise<Record<string, unknown>> {
+export async function importModule(path: string, tsxMissing: () => Error): Promise<Record<string, unknown>> {
   const url = pathToFileURL(path).href;
   try {
     return (await import(url)) as Record<string, unknown>;
@@ -14,7 +15,7 @@ export async function importModule(path: string): Promise<Record<string, unknown
     try {
       tsx = (await import('tsx/esm/api')) as typeof tsx;
     } catch {
-      throw new Error(`cannot load ${path}: TypeScript cases need tsx (npm install -D tsx), or write the cases as .mjs or .jsonl`);
+      throw tsxMissing();
     }
     return tsx.tsImport(url, import.meta.url);
   }
