@@ -22,9 +22,13 @@ export interface ProviderResponse {
   rateLimit?: RateLimitSnapshot;
 }
 
-/** Per-request options: the signal aborts the request at once (the router owns every timeout). */
+/**
+ * Per-request options: `signal` aborts the request at once; `timeoutMs`, when given, bounds it the
+ * SDK's way (connect and headers). The router decides which to pass; an adapter forwards both.
+ */
 export interface ProviderCallOptions {
-  signal: AbortSignal;
+  signal?: AbortSignal;
+  timeoutMs?: number;
 }
 
 /**

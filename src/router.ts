@@ -104,7 +104,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
 
   async function send(call: Call): Promise<ChatResult> {
     const startedAtMs = call.startedAtMs;
-    const { value, target } = await runChain(rt, call, (adapter, req, scope) => adapter.chat(req, { signal: scope.signal }));
+    const { value, target } = await runChain(rt, call, (adapter, req, attempt) => adapter.chat(req, attempt));
     return {
       text: value.text,
       provider: target.provider,

@@ -66,7 +66,7 @@ function interruption(err: unknown, scope: AttemptScope, call: Call, where: { pr
 export async function* streamCall(rt: Runtime, call: Call): AsyncGenerator<StreamEvent> {
   const { clock, config } = rt;
   const firstTokenTimeout = (provider: string) => call.request.firstTokenTimeoutMs ?? config.providers[provider]!.firstTokenTimeoutMs;
-  const { value: open, target, lease } = await runChain(rt, call, (adapter, request, scope) => openUntilFirstToken(adapter.stream(request, { signal: scope.signal }), scope), {
+  const { value: open, target, lease } = await runChain(rt, call, (adapter, request, attempt) => openUntilFirstToken(adapter.stream(request, { signal: attempt.signal }), attempt.scope!), {
     keepScope: true,
     attemptTimeoutMs: (t) => firstTokenTimeout(t.provider),
     timeoutLabel: 'no first token in time',

@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { secretRedactor } from '../../src/observe/redact.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
+import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { anthropicBody, finishReasonOf } from './adapter-body.js';
@@ -35,7 +36,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
       let data: Anthropic.Message;
       let response: Response;
       try {
-        ({ data, response } = await client.messages.create(anthropicBody(request), { signal: options.signal }).withResponse());
+        ({ data, response } = await client.messages.create(anthropicBody(request), sdkRequestOptions(options)).withResponse());
       } catch (err) {
         throw mapAnthropicError(err, { ...where, nowMs: clock.now(), redact });
       }
@@ -51,7 +52,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
         },
         model: data.model ?? request.model,
         requestId: response.headers.get('request-id') ?? undefined,
-        rateLimit: readRateLimits(response.headers, clock.now()),
+        rateLimit: readRateLimits(response.headers, clock.now(), 'anthropic'),
       };
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {

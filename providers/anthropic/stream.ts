@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import type { RouterError } from '../../src/errors.js';
 import type { FinishReason } from '../../src/types.js';
+import { sdkRequestOptions } from '../shared/request-options.js';
 import { truncatedStream } from '../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderStreamEvent } from '../types.js';
 import { anthropicBody, finishReasonOf } from './adapter-body.js';
@@ -24,11 +25,11 @@ export async function* streamAnthropic(ctx: AnthropicStreamContext, request: Pro
   let stream: AsyncIterable<Anthropic.RawMessageStreamEvent>;
   let response: Response;
   try {
-    ({ data: stream, response } = await ctx.client.messages.create(body, { signal: options.signal }).withResponse());
+    ({ data: stream, response } = await ctx.client.messages.create(body, sdkRequestOptions(options)).withResponse());
   } catch (err) {
     throw ctx.map(err);
   }
-  yield { type: 'open', requestId: response.headers.get('request-id') ?? undefined, rateLimit: readRateLimits(response.headers, ctx.now()) };
+  yield { type: 'open', requestId: response.headers.get('request-id') ?? undefined, rateLimit: readRateLimits(response.headers, ctx.now(), 'anthropic') };
 
   let inputTokens = 0;
   let outputTokens = 0;

@@ -19,6 +19,23 @@ export interface FakeAdapter extends ProviderAdapter {
 
 type Failure = Extract<FakeStep, { fail: string }>;
 
+/** The signal a fake request runs under: the caller's, and its own timeout (as an SDK would do). */
+function requestSignal(options: ProviderCallOptions): { signal: AbortSignal; done(): void } {
+  if (options.timeoutMs === undefined) return { signal: options.signal ?? new AbortController().signal, done() {} };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new Error('timed out')), options.timeoutMs);
+  const onAbort = () => controller.abort(options.signal!.reason);
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
 function waitForAbort(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     if (signal.aborted) reject(signal.reason);
@@ -44,20 +61,26 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
   const script = [...(provider.script ?? [])];
   const requests: ProviderRequest[] = [];
 
-  /** Takes the next scripted step and waits out its latency (abortably). */
-  async function begin(request: ProviderRequest, signal: AbortSignal) {
+  /** Takes the next scripted step and waits out its latency (abortably, and within its timeout). */
+  async function begin(request: ProviderRequest, options: ProviderCallOptions) {
     const where = { provider: provider.name, model: request.model };
     const n = requests.push(request);
     const step = ((provider.type === 'fake' && provider.respond?.(request, n)) ?? script.shift() ?? 'ok') as FakeStep;
     const requestId = `fake_${provider.name}_${n}`;
+    const stepLatency = typeof step === 'object' ? step.latencyMs : undefined;
+    const latencyMs = stepLatency ?? (provider.type === 'fake' ? provider.latencyMs ?? 0 : 0);
+    if (options.signal?.aborted) throw abortedError(where, options.signal.reason);
+    if (step !== 'hang' && latencyMs <= 0) return { where, step, requestId };
+    // Only a request that waits needs a signal of its own (the caller's, plus its timeout).
+    const { signal, done } = requestSignal(options);
     try {
       if (step === 'hang') await waitForAbort(signal);
-      const stepLatency = typeof step === 'object' ? step.latencyMs : undefined;
-      const latencyMs = stepLatency ?? (provider.type === 'fake' ? provider.latencyMs ?? 0 : 0);
-      if (latencyMs > 0) await clock.sleep(latencyMs, signal);
-      else if (signal.aborted) throw signal.reason;
+      await clock.sleep(latencyMs, signal);
     } catch (err) {
-      throw abortedError(where, err);
+      if (options.signal?.aborted) throw abortedError(where, err);
+      throw new RouterError('timeout', `${provider.name} request timed out`, { ...where, cause: err });
+    } finally {
+      done();
     }
     return { where, step, requestId };
   }
@@ -78,7 +101,7 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
   }
 
   async function chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
-    const { where, step, requestId } = await begin(request, options.signal);
+    const { where, step, requestId } = await begin(request, options);
     if (typeof step === 'object' && 'fail' in step) throw failure(step, where, requestId);
     const { text, finishReason } = answer(request, step);
     return {
@@ -88,7 +111,7 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
   }
 
   async function* stream(request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
-    const { where, step, requestId } = await begin(request, options.signal);
+    const { where, step, requestId } = await begin(request, options);
     const failed = typeof step === 'object' && 'fail' in step ? step : undefined;
     if (failed && !failed.afterChunks) throw failure(failed, where, requestId);
     yield { type: 'open', requestId };
@@ -97,7 +120,7 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
     const stopAt = failed?.afterChunks ?? (typeof step === 'object' && 'cutAfterChunks' in step ? step.cutAfterChunks : undefined);
     for (let i = 0; i < chunks.length; i++) {
       if (stopAt !== undefined && i >= stopAt) break;
-      if (options.signal.aborted) throw abortedError(where, options.signal.reason);
+      if (options.signal?.aborted) throw abortedError(where, options.signal.reason);
       yield { type: 'delta', text: chunks[i]! };
     }
     if (failed) throw failure(failed, where, requestId);

@@ -3,6 +3,7 @@ import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { secretRedactor } from '../../src/observe/redact.js';
 import type { FinishReason } from '../../src/types.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
+import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { openAIBody } from './adapter-body.js';
@@ -45,7 +46,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       let response: Response;
       try {
         ({ data, response } = await client.chat.completions
-          .create(openAIBody(request, compatible), { signal: options.signal })
+          .create(openAIBody(request, compatible), sdkRequestOptions(options))
           .withResponse());
       } catch (err) {
         throw mapOpenAIError(err, { ...where, nowMs: clock.now(), redact });
@@ -58,7 +59,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
         usage: { inputTokens: data.usage?.prompt_tokens ?? 0, outputTokens: data.usage?.completion_tokens ?? 0 },
         model: data.model ?? request.model,
         requestId: response.headers.get('x-request-id') ?? undefined,
-        rateLimit: readRateLimits(response.headers, clock.now()),
+        rateLimit: readRateLimits(response.headers, clock.now(), compatible ? 'any' : 'openai'),
       };
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import type { FinishReason, Usage } from '../../src/types.js';
+import { sdkRequestOptions } from '../shared/request-options.js';
 import { truncatedStream } from '../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderStreamEvent } from '../types.js';
 import { openAIBody } from './adapter-body.js';
@@ -28,11 +29,11 @@ export async function* streamOpenAI(ctx: OpenAIStreamContext, request: ProviderR
   let stream: AsyncIterable<OpenAI.ChatCompletionChunk>;
   let response: Response;
   try {
-    ({ data: stream, response } = await ctx.client.chat.completions.create(body, { signal: options.signal }).withResponse());
+    ({ data: stream, response } = await ctx.client.chat.completions.create(body, sdkRequestOptions(options)).withResponse());
   } catch (err) {
     throw ctx.map(err);
   }
-  yield { type: 'open', requestId: response.headers.get('x-request-id') ?? undefined, rateLimit: readRateLimits(response.headers, ctx.now()) };
+  yield { type: 'open', requestId: response.headers.get('x-request-id') ?? undefined, rateLimit: readRateLimits(response.headers, ctx.now(), ctx.compatible ? 'any' : 'openai') };
 
   let finishReason: FinishReason | undefined;
   let usage: Usage | undefined;

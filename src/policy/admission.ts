@@ -4,6 +4,7 @@ import { DEFAULT_MAX_TOKENS } from '../../providers/anthropic/adapter-body.js';
 import type { ResolvedConfig, Target } from '../config/index.js';
 import { promptTokenEstimate, type CountTokens } from '../decide/token-estimate.js';
 import type { Call } from '../runtime.js';
+import { andThen, settled, type MaybePromise } from '../maybe-promise.js';
 import type { BudgetGrant, BudgetLimits, StateStore } from '../store/state-store.js';
 import type { RateLimitSnapshot, Usage } from '../types.js';
 import type { Clock } from '../clock.js';
@@ -43,10 +44,10 @@ export class Lease {
    * reached the provider). Usage above the estimate is charged; an over-estimate is not refunded (the
    * provider counted the reservation too). Headroom the response reported tightens the target budget.
    */
-  async settle(outcome: { sent: boolean; usage?: Usage; rateLimit?: RateLimitSnapshot }): Promise<void> {
-    if (this.settled) return;
+  settle(outcome: { sent: boolean; usage?: Usage; rateLimit?: RateLimitSnapshot }): Promise<void> | undefined {
+    if (this.settled) return undefined;
     this.settled = true;
-    await this.admission.settle(this.id, this.budgets, this.tokens, this.targetKey, outcome);
+    return this.admission.settle(this.id, this.budgets, this.tokens, this.targetKey, outcome);
   }
 }
 
@@ -72,35 +73,47 @@ export class Admission {
     }
   }
 
-  /** Waits for room for one attempt, or says why there is none. */
-  async admit(call: Call, target: Target, request: ProviderRequest): Promise<Admitted | Refused> {
+  /**
+   * Waits for room for one attempt, or says why there is none. With the memory store and room to
+   * spare it answers synchronously (no promise at all): this is on every call's path.
+   */
+  admit(call: Call, target: Target, request: ProviderRequest): MaybePromise<Admitted | Refused> {
     const { tenant, share, budget: tenantBudget } = this.tenantOf(call);
     const budgets = tenantBudget ? [tenantBudget, this.targetBudget(target)] : [this.targetBudget(target)];
-    const tokens = await this.estimate(target, request, budgets);
     const leaseId = `${PROCESS_TAG}-${++leaseSeq}`;
-    const taken: Budget[] = [];
-    for (const budget of budgets) {
-      const grant = await this.take(budget, tokens, leaseId, tenant, share, call, target);
-      if (!grant.ok) {
-        for (const b of taken) await this.store.releaseBudget(b.key, leaseId, false, this.clock.now());
-        this.notify(taken);
-        return { ...grant, budget: budget.key };
-      }
-      taken.push(budget);
-    }
-    return { ok: true, lease: new Lease(this, leaseId, taken, tokens, budgets[budgets.length - 1]!.key) };
+    return andThen(this.estimate(target, request, budgets), (tokens) => this.takeFrom(0, budgets, tokens, leaseId, tenant, share, call, target));
   }
 
-  /** Called by `Lease.settle`. */
-  async settle(leaseId: string, budgets: Budget[], tokens: number, targetKey: string, outcome: { sent: boolean; usage?: Usage; rateLimit?: RateLimitSnapshot }): Promise<void> {
+  /** Takes room in budgets[i..], in order; on a refusal gives back what budgets[0..i) granted. */
+  private takeFrom(i: number, budgets: Budget[], tokens: number, leaseId: string, tenant: string, share: number, call: Call, target: Target): MaybePromise<Admitted | Refused> {
+    if (i === budgets.length) return { ok: true, lease: new Lease(this, leaseId, budgets, tokens, budgets[budgets.length - 1]!.key) };
+    return andThen(this.take(budgets[i]!, tokens, leaseId, tenant, share, call, target), (grant) => {
+      if (grant.ok) return this.takeFrom(i + 1, budgets, tokens, leaseId, tenant, share, call, target);
+      const taken = budgets.slice(0, i);
+      const now = this.clock.now();
+      const refused: Refused = { ...grant, budget: budgets[i]!.key };
+      const released = settled(taken.map((b) => this.store.releaseBudget(b.key, leaseId, false, now)));
+      this.notify(taken);
+      return released ? released.then(() => refused) : refused;
+    });
+  }
+
+  /** Called by `Lease.settle`; synchronous with the memory store. */
+  settle(leaseId: string, budgets: Budget[], tokens: number, targetKey: string, outcome: { sent: boolean; usage?: Usage; rateLimit?: RateLimitSnapshot }): Promise<void> | undefined {
     const now = this.clock.now();
     const extra = outcome.usage ? outcome.usage.inputTokens + outcome.usage.outputTokens - tokens : 0;
+    const ops: Array<MaybePromise<void>> = [];
     for (const budget of budgets) {
-      await this.store.releaseBudget(budget.key, leaseId, outcome.sent, now);
-      if (outcome.sent && extra > 0 && budget.limits.tpm !== undefined) await this.store.chargeTokens(budget.key, leaseId, extra, now);
+      ops.push(this.store.releaseBudget(budget.key, leaseId, outcome.sent, now));
+      if (outcome.sent && extra > 0 && budget.limits.tpm !== undefined) ops.push(this.store.chargeTokens(budget.key, leaseId, extra, now));
     }
-    if (outcome.rateLimit) await this.store.observeHeadroom(targetKey, outcome.rateLimit, now);
-    this.notify(budgets);
+    if (outcome.rateLimit) ops.push(this.store.observeHeadroom(targetKey, outcome.rateLimit, now));
+    const pending = settled(ops);
+    if (!pending) {
+      this.notify(budgets);
+      return undefined;
+    }
+    return pending.then(() => this.notify(budgets));
   }
 
   /** Callers waiting in any queue (for tests and diagnostics). */
@@ -149,12 +162,12 @@ export class Admission {
   }
 
   /** Prompt tokens (a real tokenizer only when a TPM budget needs it) plus the output reservation. */
-  private async estimate(target: Target, request: ProviderRequest, budgets: Budget[]): Promise<number> {
+  private estimate(target: Target, request: ProviderRequest, budgets: Budget[]): MaybePromise<number> {
     const provider = this.config.providers[target.provider]!;
-    const needsTokenizer = budgets.some((b) => b.limits.tpm !== undefined);
-    const count = needsTokenizer ? await this.counter(target) : undefined;
     const reserve = request.maxTokens ?? (provider.type === 'anthropic' ? DEFAULT_MAX_TOKENS : provider.limits?.reserveOutputTokens ?? 1024);
-    return promptTokenEstimate(request.messages, count) + reserve;
+    const needsTokenizer = budgets.some((b) => b.limits.tpm !== undefined);
+    if (!needsTokenizer) return promptTokenEstimate(request.messages) + reserve;
+    return andThen(this.counter(target), (count) => promptTokenEstimate(request.messages, count) + reserve);
   }
 
   private maxWaitMs(target: Target, call: Call): number {
@@ -163,17 +176,18 @@ export class Admission {
     return Math.min(configured, call.deadlineAtMs - this.clock.now());
   }
 
-  private async take(budget: Budget, tokens: number, leaseId: string, tenant: string, share: number, call: Call, target: Target): Promise<BudgetGrant | Omit<Refused, 'budget'>> {
+  private take(budget: Budget, tokens: number, leaseId: string, tenant: string, share: number, call: Call, target: Target): MaybePromise<BudgetGrant | Omit<Refused, 'budget'>> {
     const request = { key: budget.key, limits: budget.limits, tokens, leaseId, leaseTtlMs: this.leaseTtlMs(target, call) };
     const queue = this.queues.get(budget.key);
-    if (!queue || queue.size === 0) {
-      const grant = await this.store.acquireBudget(request, this.clock.now());
+    // Callers already queued go first: only with nobody waiting may a call take room directly.
+    if (queue && queue.size > 0) return this.wait(this.queueFor(budget.key), request, tenant, share, call, target);
+    return andThen(this.store.acquireBudget(request, this.clock.now()), (grant) => {
       if (grant.ok || grant.reason === 'too_large') return grant;
       const maxWait = this.maxWaitMs(target, call);
       if (grant.retryInMs !== undefined && grant.retryInMs > maxWait) return grant;
       if (maxWait <= 0) return call.deadlineAtMs !== undefined && call.deadlineAtMs <= this.clock.now() ? { ok: false, reason: 'deadline' } : grant;
-    }
-    return this.wait(this.queueFor(budget.key), request, tenant, share, call, target);
+      return this.wait(this.queueFor(budget.key), request, tenant, share, call, target);
+    });
   }
 
   /** The one queue of a budget (looked up again after every await: another caller may have made it). */

@@ -2,6 +2,7 @@ import { RouterError } from '../errors.js';
 import type { Call, Runtime } from '../runtime.js';
 import type { Target } from '../config/index.js';
 import type { Lease } from './admission.js';
+import type { AttemptScope } from './attempt-scope.js';
 import { runTarget, type AttemptValue, type Execute, type ExecuteOptions } from './retry.js';
 
 function describe(seconds: number | undefined): string {
@@ -15,7 +16,7 @@ function describe(seconds: number | undefined): string {
  */
 export async function runChain<T extends AttemptValue>(
   rt: Runtime, call: Call, execute: Execute<T>, options: ExecuteOptions = {},
-): Promise<{ value: T; target: Target; lease?: Lease }> {
+): Promise<{ value: T; target: Target; lease?: Lease; scope?: AttemptScope }> {
   const targets = rt.config.chains[call.chain]!;
   const failures: string[] = [];
   let soonestMs: number | undefined;
@@ -24,7 +25,7 @@ export async function runChain<T extends AttemptValue>(
   for (let i = 0; i < targets.length; i++) {
     const target = targets[i]!;
     const outcome = await runTarget(rt, call, target, execute, options);
-    if (outcome.ok) return { value: outcome.value, target, lease: outcome.lease };
+    if (outcome.ok) return { value: outcome.value, target, lease: outcome.lease, scope: outcome.scope };
 
     last = outcome.error;
     if (outcome.availableInMs !== undefined) soonestMs = Math.min(soonestMs ?? Infinity, Math.max(0, outcome.availableInMs));

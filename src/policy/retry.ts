@@ -1,11 +1,15 @@
-import type { ProviderAdapter, ProviderRequest } from '../../providers/types.js';
+import type { ProviderRequest } from '../../providers/types.js';
 import type { Target } from '../config/index.js';
 import { nextStep } from '../decide/next-step.js';
 import { RouterError, type ErrorKind } from '../errors.js';
+import { isPromise } from '../maybe-promise.js';
 import type { Call, Runtime } from '../runtime.js';
 import type { RateLimitSnapshot, Usage } from '../types.js';
 import type { Lease } from './admission.js';
-import { attemptScope, type AbortCause, type AttemptScope } from './attempt-scope.js';
+import type { AbortCause, AttemptScope } from './attempt-scope.js';
+import { sendAttempt, type Execute } from './send-attempt.js';
+
+export type { Execute } from './send-attempt.js';
 import type { BreakerPermit } from './circuit-breaker.js';
 
 /** Anything an attempt returns that the loop reads facts from. */
@@ -15,13 +19,6 @@ export interface AttemptValue {
   /** What the provider billed, to reconcile the token estimate (a stream reports it at its end). */
   usage?: Usage;
 }
-
-/**
- * Sends one request to one target; `chat` and `stream` each bring their own. It runs under the
- * attempt's scope (its signal aborts the request); with `keepScope` a successful value takes the
- * scope over and must dispose it (a stream keeps it until its last chunk).
- */
-export type Execute<T extends AttemptValue> = (adapter: ProviderAdapter, request: ProviderRequest, scope: AttemptScope) => Promise<T>;
 
 /** How one kind of call runs its attempts. */
 export interface ExecuteOptions {
@@ -40,8 +37,8 @@ export interface FallThrough {
   availableInMs?: number;
 }
 
-/** On success with `keepScope`, the value also owns the attempt's budget lease and must settle it. */
-export type TargetOutcome<T> = { ok: true; value: T; lease?: Lease } | ({ ok: false } & FallThrough);
+/** On success with `keepScope`, the caller owns the attempt's scope and budget lease, and must end both. */
+export type TargetOutcome<T> = { ok: true; value: T; lease?: Lease; scope?: AttemptScope } | ({ ok: false } & FallThrough);
 
 /** Per-attempt timeout when a provider sets no `timeoutMs`. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
@@ -92,7 +89,9 @@ export async function runTarget<T extends AttemptValue>(
   let waitedMs: number | undefined;
   for (let attempt = 1; ; attempt++) {
     const startedAtMs = clock.now();
-    const block = (await store.getBlock(providerKey, startedAtMs)) ?? (await store.getBlock(targetKey, startedAtMs));
+    const parked = store.getBlock(providerKey, startedAtMs);
+    const cooling = store.getBlock(targetKey, startedAtMs);
+    const block = (isPromise(parked) ? await parked : parked) ?? (isPromise(cooling) ? await cooling : cooling);
     if (block) {
       const inMs = block.untilMs - startedAtMs;
       return block.reason === 'parked'
@@ -101,7 +100,8 @@ export async function runTarget<T extends AttemptValue>(
     }
     if (!breaker.admits()) return skip('circuit_open', `circuit for ${breaker.key} is open`, breaker.reopensInMs());
 
-    const admitted = await rt.admission.admit(call, target, request);
+    const admission = rt.admission.admit(call, target, request);
+    const admitted = isPromise(admission) ? await admission : admission;
     if (!admitted.ok) {
       if (admitted.reason === 'aborted') throw abortError('caller', call, target, new RouterError('aborted', 'aborted', ref));
       if (admitted.reason === 'deadline') throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', ref));
@@ -124,18 +124,9 @@ export async function runTarget<T extends AttemptValue>(
       return skip('circuit_open', `circuit for ${breaker.key} is open`, breaker.reopensInMs());
     }
 
-    const scope = attemptScope({ callerSignal, attemptTimeoutMs, deadlineInMs });
-    let value: T | undefined;
-    let error: RouterError | undefined;
-    try {
-      value = await execute(adapter, request, scope);
-    } catch (err) {
-      error = err instanceof RouterError ? err : new RouterError('transport', String(err), { ...ref, cause: err });
-      if (scope.cause === 'attempt_timeout') {
-        error = new RouterError('timeout', `${target.key}: ${timeoutLabel}`, { ...ref, cause: error });
-      }
-    }
-    if (error || !options.keepScope) scope.dispose();
+    const { value, error, cause, scope } = await sendAttempt(adapter, request, execute, {
+      callerSignal, attemptTimeoutMs, deadlineInMs, keepScope: options.keepScope ?? false, timeoutLabel, where: { provider: target.provider, model: target.model },
+    });
     const latencyMs = clock.now() - sendAtMs;
     const requestId = value?.requestId ?? error?.requestId;
     const rateLimit = value?.rateLimit ?? error?.rateLimit;
@@ -151,14 +142,16 @@ export async function runTarget<T extends AttemptValue>(
 
     if (!error) {
       breaker.record(permit, 'success');
-      if (options.keepScope) return { ok: true, value: value!, lease };
-      await lease.settle({ sent: true, usage: value!.usage, rateLimit });
+      if (options.keepScope) return { ok: true, value: value!, lease, scope };
+      const released = lease.settle({ sent: true, usage: value!.usage, rateLimit });
+      if (released) await released;
       return { ok: true, value: value! };
     }
-    await lease.settle({ sent: true, rateLimit });
-    if (scope.cause === 'caller' || scope.cause === 'deadline') {
+    const released = lease.settle({ sent: true, rateLimit });
+    if (released) await released;
+    if (cause === 'caller' || cause === 'deadline') {
       breaker.record(permit, 'neutral');
-      throw abortError(scope.cause, call, target, error);
+      throw abortError(cause, call, target, error);
     }
 
     const step = nextStep({

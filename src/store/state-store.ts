@@ -46,7 +46,9 @@ export type IdempotencyState =
   /** The key was used before with a different request. */
   | { state: 'mismatch' };
 
-export type MaybePromise<T> = T | Promise<T>;
+import type { MaybePromise } from '../maybe-promise.js';
+
+export type { MaybePromise };
 
 /**
  * Router state that must be shared by every process using the same providers: cooling targets,

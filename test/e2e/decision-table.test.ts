@@ -240,6 +240,22 @@ describe('attempt timeouts', () => {
     expect([openai(), anthropic()]).toEqual([1, 1]);
   });
 
+  it('times out a response whose headers arrive but whose body never finishes', async () => {
+    const { router, openai, anthropic } = setup({
+      providers: {
+        openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, timeoutMs: 100 },
+        anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
+      },
+    });
+    up.script(OPENAI_PATH, { sse: ['{"id": "chatcmpl-1", "choices": ['], end: false, headers: { 'content-type': 'application/json' } });
+    const started = Date.now();
+    const res = await router.chat(ask());
+    expect(res.provider).toBe('anthropic');
+    expect(res.attempts[0]).toMatchObject({ provider: 'openai', kind: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect([openai(), anthropic()]).toEqual([1, 1]);
+  });
+
   it('retries a timed-out attempt when retry.retryTimeouts is set', async () => {
     const { router, openai } = setup({
       providers: {
