@@ -28,6 +28,15 @@ export function heuristicTokens(text: string): number {
 }
 
 /**
+ * What OpenAI's rate limiter charges for a text: it does not tokenize, it counts about 4 characters a
+ * token (OpenAI's own rule of thumb; "the rate limit calculation is just a guess based on
+ * characters", community.openai.com/t/360359). An estimate below this draws 429s.
+ */
+export function openAILimiterTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/**
  * Prompt tokens the way chat APIs bill them: every message's content plus 4 tokens of framing, plus
  * 3 to prime the reply (OpenAI's published accounting; close enough for Anthropic).
  */

@@ -157,8 +157,8 @@ export class Admission {
   }
 
   private counter(target: Target): Promise<CountTokens> | CountTokens {
-    const limits = this.config.providers[target.provider]!.limits;
-    return tokenCounter(target.model, limits?.tokenizer ?? 'auto');
+    const provider = this.config.providers[target.provider]!;
+    return tokenCounter(target.model, provider.limits?.tokenizer ?? 'auto', provider.type === 'openai' || provider.type === 'openai-compatible');
   }
 
   /** Prompt tokens (a real tokenizer only when a TPM budget needs it) plus the output reservation. */

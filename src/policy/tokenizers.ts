@@ -1,4 +1,4 @@
-import { encodingFor, heuristicTokens, type CountTokens } from '../decide/token-estimate.js';
+import { encodingFor, heuristicTokens, openAILimiterTokens, type CountTokens } from '../decide/token-estimate.js';
 
 type Encoding = 'o200k_base' | 'cl100k_base';
 
@@ -13,16 +13,22 @@ async function load(encoding: Encoding): Promise<CountTokens> {
   return (text) => tokenizer.encode(text).length;
 }
 
+/** Never below what OpenAI's limiter charges (characters / 4), never below the real count. */
+const withLimiterFloor = (count: CountTokens): CountTokens => (text) => Math.max(openAILimiterTokens(text), count(text));
+
 /**
- * The token counter for a model: tiktoken where an OpenAI encoding fits (loaded once per process,
- * ~0.6 s and ~100 MB for o200k, so only when a TPM budget needs it), the heuristic otherwise.
+ * The token counter for a target's TPM budget. OpenAI-speaking providers: characters / 4, as their
+ * limiter counts, raised to tiktoken's count where an encoding fits the model (`auto`; loaded once per
+ * process, ~0.6 s and ~100 MB for o200k, so only when a TPM budget needs it). Others: the heuristic,
+ * which errs high.
  */
-export function tokenCounter(model: string, mode: 'auto' | 'heuristic'): Promise<CountTokens> | CountTokens {
+export function tokenCounter(model: string, mode: 'auto' | 'heuristic', speaksOpenAI: boolean): Promise<CountTokens> | CountTokens {
+  if (!speaksOpenAI) return heuristicTokens;
   const encoding = mode === 'auto' ? encodingFor(model) : undefined;
-  if (!encoding) return heuristicTokens;
+  if (!encoding) return openAILimiterTokens;
   let counter = loaded.get(encoding);
   if (!counter) {
-    counter = load(encoding).catch(() => heuristicTokens);
+    counter = load(encoding).then(withLimiterFloor, () => openAILimiterTokens);
     loaded.set(encoding, counter);
   }
   return counter;

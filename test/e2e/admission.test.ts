@@ -140,18 +140,22 @@ describe('token budgets', () => {
     expect(sent('p')).toBe(2);
   });
 
-  it('counts OpenAI prompts with the real tokenizer when a TPM budget applies', async () => {
+  it('counts an OpenAI prompt as its limiter does: characters / 4, raised to the real tokens where tiktoken counts more', async () => {
     const store = new MemoryStore();
-    const { router } = fakeRouter({
-      providers: { p: { type: 'fake', limits: { tpm: 10_000 } } },
-      chains: { default: ['p:gpt-4o-mini'] },
-    }, store);
-    let granted = 0;
+    const granted: number[] = [];
     const acquire = store.acquireBudget.bind(store);
-    store.acquireBudget = (req, now) => ((granted = req.tokens), acquire(req, now));
+    store.acquireBudget = (req, now) => (granted.push(req.tokens), acquire(req, now));
+    const router = createRouter({
+      providers: { openai: { type: 'openai', apiKey: 'sk-test-a', baseURL: `${up.url}/v1`, limits: { tpm: 100_000 } } },
+      chains: { default: ['openai:gpt-4o-mini'] },
+    }, { logger: captureLogger().logger, store });
+    closers.push(() => router.close());
+    up.otherwise(OPENAI_PATH, () => ({ status: 200, headers: openaiSuccessHeaders, body: openaiCompletion() }));
+    // 44 characters: 11 by characters, 10 by o200k. Ten CJK characters: 3 by characters, more by o200k.
     await router.chat({ messages: [{ role: 'user', content: 'The quick brown fox jumps over the lazy dog.' }], maxTokens: 10 });
-    // o200k: 10 tokens of text + 4 framing + 3 priming + 10 reserved; the chars/3.5 heuristic would say 13+.
-    expect(granted).toBe(27);
+    await router.chat({ messages: [{ role: 'user', content: '東京都の天気予報を教えて' }], maxTokens: 10 });
+    expect(granted[0]).toBe(3 + 4 + 11 + 10);
+    expect(granted[1]).toBeGreaterThan(3 + 4 + 3 + 10);
   });
 });
 
