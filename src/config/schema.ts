@@ -121,7 +121,14 @@ export const breakerSchema = z.object({
   errorThresholdPercentage: z.number().min(0).max(100).default(50),
   volumeThreshold: nonNegativeInt.default(5),
   windowMs: positiveInt.default(10_000),
-  resetTimeoutMs: positiveInt.default(30_000),
+  resetTimeoutMs: positiveInt.default(5_000),
+  /** Opens after this many server failures in a row, whatever the window's percentage says. @default 5 */
+  consecutiveFailures: positiveInt.default(5),
+  /**
+   * When a call has no target left and some were skipped for an open circuit, try the first of those
+   * once anyway, as far as adaptive throttling of its recent failures allows. @default true
+   */
+  lastResort: z.boolean().default(true),
 }).strict();
 
 export const configSchema = z.object({

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { BreakerPolicy, Target } from '../config/index.js';
+import { AdaptiveThrottle } from './adaptive-throttle.js';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
 
 /**
@@ -8,6 +9,7 @@ import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
  */
 export class Breakers {
   private readonly byKey = new Map<string, CircuitBreaker>();
+  private readonly throttles = new Map<string, AdaptiveThrottle>();
   private readonly rotate = new EventEmitter();
   private readonly timer: NodeJS.Timeout;
 
@@ -31,6 +33,14 @@ export class Breakers {
     return breaker;
   }
 
+  /** The adaptive throttle that rations last-resort attempts past an open breaker (same key). */
+  throttleFor(target: Target): AdaptiveThrottle {
+    const key = this.keyFor(target);
+    let throttle = this.throttles.get(key);
+    if (!throttle) this.throttles.set(key, (throttle = new AdaptiveThrottle(this.policy.windowMs)));
+    return throttle;
+  }
+
   /** Current state of every breaker created so far. */
   states(): Record<string, BreakerState> {
     return Object.fromEntries([...this.byKey].map(([key, b]) => [key, b.state]));
@@ -40,5 +50,6 @@ export class Breakers {
     clearInterval(this.timer);
     for (const breaker of this.byKey.values()) breaker.shutdown();
     this.byKey.clear();
+    this.throttles.clear();
   }
 }

@@ -3,8 +3,8 @@ import Opossum from 'opossum';
 import type { BreakerPolicy } from '../config/index.js';
 
 export type BreakerState = 'closed' | 'open' | 'halfOpen';
-/** What `permit()` hands out: a normal pass, or the one half-open probe. */
-export type BreakerPermit = 'closed' | 'probe';
+/** What `permit()` hands out: a normal pass, or the one half-open probe; `bypass` is a last resort past it. */
+export type BreakerPermit = 'closed' | 'probe' | 'bypass';
 /** How an outcome is recorded: `neutral` (a 429, a 4xx, an abort) stays out of the statistics entirely. */
 export type BreakerOutcome = 'success' | 'failure' | 'neutral';
 
@@ -22,13 +22,15 @@ export interface CircuitBreakerOptions {
  * One opossum breaker, fed outcomes rather than wrapping the call. opossum's `errorFilter` counts a
  * filtered error as a success (and a filtered 429 would close a half-open breaker), so requests run
  * outside it and only server failures and successes are fed in; 429s and caller errors never reach
- * its statistics. Half-open admits exactly one probe; results from before the breaker opened are
- * dropped rather than read as a verdict on the recovered provider.
+ * its statistics. It opens on opossum's rule (failures over `errorThresholdPercentage` of the window)
+ * or after `consecutiveFailures` in a row. Half-open admits exactly one probe; results from before the
+ * breaker opened are dropped rather than read as a verdict on the recovered provider.
  */
 export class CircuitBreaker {
   private readonly breaker: Opossum<[() => Promise<void>], void>;
   private probeOut = false;
   private openedAtMs = 0;
+  private failuresInARow = 0;
 
   constructor(readonly key: string, private readonly policy: BreakerPolicy, options: CircuitBreakerOptions) {
     this.breaker = new Opossum((outcome: () => Promise<void>) => outcome(), {
@@ -54,6 +56,7 @@ export class CircuitBreaker {
     });
     this.breaker.on('close', () => {
       this.probeOut = false;
+      this.failuresInARow = 0;
       options.onStateChange(key, 'closed');
     });
   }
@@ -78,12 +81,18 @@ export class CircuitBreaker {
 
   /** Records how a permitted request ended. */
   record(permit: BreakerPermit, outcome: BreakerOutcome): void {
+    if (permit === 'bypass') return; // no verdict: the breaker decides with its own probe
     if (permit === 'probe') {
       if (outcome === 'neutral') this.probeOut = false; // no verdict: let the next call probe
       else if (this.breaker.halfOpen) this.feed(outcome);
       return;
     }
-    if (outcome !== 'neutral' && this.breaker.closed) this.feed(outcome);
+    if (outcome === 'neutral' || !this.breaker.closed) return;
+    this.feed(outcome);
+    // A provider that went down hard fails every request: open after a short run of failures rather
+    // than wait for them to outweigh a window full of earlier successes (Envoy's consecutive_5xx).
+    this.failuresInARow = outcome === 'failure' ? this.failuresInARow + 1 : 0;
+    if (this.failuresInARow >= this.policy.consecutiveFailures) this.breaker.open();
   }
 
   /** Milliseconds until an open breaker lets a probe through; 0 when it is not open. */

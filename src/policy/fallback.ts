@@ -22,10 +22,12 @@ export async function runChain<T extends AttemptValue>(
   let soonestMs: number | undefined;
   let last: RouterError | undefined;
 
+  let opened: Target | undefined;
   for (let i = 0; i < targets.length; i++) {
     const target = targets[i]!;
     const outcome = await runTarget(rt, call, target, execute, options);
     if (outcome.ok) return { value: outcome.value, target, lease: outcome.lease, scope: outcome.scope };
+    if (outcome.error.kind === 'circuit_open') opened ??= target;
 
     last = outcome.error;
     if (outcome.availableInMs !== undefined) soonestMs = Math.min(soonestMs ?? Infinity, Math.max(0, outcome.availableInMs));
@@ -36,6 +38,16 @@ export async function runChain<T extends AttemptValue>(
     if (rt.events.has('fallback')) {
       rt.events.emit('fallback', { ...ref, kind: outcome.error.kind, to: next && { provider: next.provider, model: next.model }, coolingMs: outcome.availableInMs });
     }
+  }
+
+  // Nothing is left but a target behind an open breaker: rather than fail for certain, try it once if
+  // adaptive throttling of its recent failures allows (a provider failing half its calls still answers half).
+  if (opened && rt.config.breaker.lastResort && rt.breakers.throttleFor(opened).allows(rt.random, rt.clock.now())) {
+    rt.logger.debug({ chain: call.chain, provider: opened.provider, model: opened.model }, 'last resort past an open circuit');
+    const outcome = await runTarget(rt, call, opened, execute, { ...options, lastResort: true });
+    if (outcome.ok) return { value: outcome.value, target: opened, lease: outcome.lease, scope: outcome.scope };
+    last = outcome.error;
+    failures.push(`${opened.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''} (last resort)`);
   }
 
   throw new RouterError('exhausted', `every target of chain "${call.chain}" failed or was skipped: ${failures.join('; ')}`, {

@@ -1,5 +1,6 @@
 import type { ProviderRequest } from '../../providers/types.js';
 import type { Target } from '../config/index.js';
+import { breakerVerdict } from '../decide/breaker-verdict.js';
 import { nextStep } from '../decide/next-step.js';
 import { RouterError, type ErrorKind } from '../errors.js';
 import { isPromise } from '../maybe-promise.js';
@@ -28,6 +29,8 @@ export interface ExecuteOptions {
   timeoutLabel?: string;
   /** The successful value owns the scope from then on (streams). */
   keepScope?: boolean;
+  /** One attempt past an open breaker, as adaptive throttling allowed (set by the chain, never by callers). */
+  lastResort?: boolean;
 }
 
 /** How a target ended when it did not answer: the call moves on, knowing when this target may accept again. */
@@ -71,6 +74,7 @@ export async function runTarget<T extends AttemptValue>(
   const { clock, store, events, logger } = rt;
   const adapter = rt.adapters.get(target.provider)!;
   const breaker = rt.breakers.for(target);
+  const throttle = rt.breakers.throttleFor(target);
   const providerKey = `provider:${target.provider}`;
   const targetKey = `target:${target.key}`;
   const providerTimeoutMs = rt.config.providers[target.provider]!.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
@@ -98,7 +102,8 @@ export async function runTarget<T extends AttemptValue>(
         ? skip('quota_exhausted', `${target.provider} is parked after a quota error`, inMs, block.cause)
         : skip('rate_limited', `${target.key} is cooling until its rate limit resets`, inMs, block.cause);
     }
-    if (!breaker.admits()) return skip('circuit_open', `circuit for ${breaker.key} is open`, breaker.reopensInMs());
+    const lastResort = options.lastResort === true;
+    if (!lastResort && !breaker.admits()) return skip('circuit_open', `circuit for ${breaker.key} is open`, breaker.reopensInMs());
 
     const admission = rt.admission.admit(call, target, request);
     const admitted = isPromise(admission) ? await admission : admission;
@@ -118,7 +123,8 @@ export async function runTarget<T extends AttemptValue>(
       if (callerSignal?.aborted) throw abortError('caller', call, target, new RouterError('aborted', 'aborted', ref));
       throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', ref));
     }
-    const permit: BreakerPermit | undefined = breaker.permit();
+    // A last-resort attempt takes no permit: the breaker keeps its own state and its own probe.
+    const permit: BreakerPermit | undefined = lastResort ? 'bypass' : breaker.permit();
     if (!permit) {
       await lease.settle({ sent: false });
       return skip('circuit_open', `circuit for ${breaker.key} is open`, breaker.reopensInMs());
@@ -128,6 +134,7 @@ export async function runTarget<T extends AttemptValue>(
       callerSignal, attemptTimeoutMs, deadlineInMs, keepScope: options.keepScope ?? false, timeoutLabel, where: { provider: target.provider, model: target.model },
     });
     const latencyMs = clock.now() - sendAtMs;
+    throttle.record(!error || breakerVerdict(error.kind) !== 'failure', clock.now());
     const requestId = value?.requestId ?? error?.requestId;
     const rateLimit = value?.rateLimit ?? error?.rateLimit;
     const queuedMs = sendAtMs - startedAtMs;
@@ -155,8 +162,9 @@ export async function runTarget<T extends AttemptValue>(
     }
 
     const step = nextStep({
-      kind: error.kind, code: error.code, retryAfterMs: error.retryAfterMs, attempt, maxAttempts: target.maxAttempts,
+      kind: error.kind, code: error.code, retryAfterMs: error.retryAfterMs, attempt,
       remainingMs: call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - clock.now(),
+      maxAttempts: lastResort ? 1 : target.maxAttempts,
       policy: { ...rt.config.retry, parkMs: rt.config.quota.parkMs }, random: rt.random,
     });
     breaker.record(permit, step.breaker === 'failure' ? 'failure' : 'neutral');

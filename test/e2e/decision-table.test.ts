@@ -327,6 +327,55 @@ describe('circuit breaker', () => {
     expect(openai()).toBe(4);
   });
 
+  it('opens after consecutiveFailures in a row even when the window is full of earlier successes', async () => {
+    const { router, openai } = setup({ retry: { maxAttempts: 1 }, breaker: { volumeThreshold: 5, consecutiveFailures: 3, windowMs: 60_000 } });
+    for (let i = 0; i < 20; i++) await router.chat(ask());
+    up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
+    for (let i = 0; i < 3; i++) await router.chat(ask()); // 3 of 23 failed: 13%, far under 50%
+    expect(router.breakerStates().openai).toBe('open');
+    await router.chat(ask());
+    expect(openai()).toBe(23);
+  });
+
+  it('tries a lone target past its open breaker as a last resort, leaving the breaker to its own probe', async () => {
+    const { router, openai } = setup({
+      retry: { maxAttempts: 1 }, breaker: { volumeThreshold: 2, resetTimeoutMs: 60_000 },
+      chains: { default: ['openai:gpt-4o-mini'] },
+    }, { random: () => 0.9 });
+    up.script(OPENAI_PATH, { status: 503, body: openaiBodies.overloaded503 }, { status: 503, body: openaiBodies.overloaded503 });
+    await rejectionOf(router.chat(ask()));
+    await rejectionOf(router.chat(ask()));
+    expect(router.breakerStates().openai).toBe('open');
+    // Two failures in the throttle's window: it refuses with p = 2/3; random 0.5 is refused, 0.9 allowed.
+    const res = await router.chat(ask());
+    expect(res.attempts.map((a) => [a.kind ?? 'ok', a.skipped ?? false])).toEqual([['circuit_open', true], ['ok', false]]);
+    expect(openai()).toBe(3);
+    expect(router.breakerStates().openai).toBe('open');
+  });
+
+  it('refuses the last resort when adaptive throttling says the target fails nearly everything', async () => {
+    const { router, openai } = setup({
+      retry: { maxAttempts: 1 }, breaker: { volumeThreshold: 2, resetTimeoutMs: 60_000 },
+      chains: { default: ['openai:gpt-4o-mini'] },
+    }, { random: () => 0.5 });
+    up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
+    for (let i = 0; i < 4; i++) await rejectionOf(router.chat(ask()));
+    const sent = openai();
+    const err = await rejectionOf(router.chat(ask()));
+    expect(err.kind).toBe('exhausted');
+    expect(err.attempts).toMatchObject([{ kind: 'circuit_open', skipped: true }]);
+    expect(openai()).toBe(sent);
+  });
+
+  it('never uses the last resort while another target can answer', async () => {
+    const { router, openai, anthropic } = setup({ retry: { maxAttempts: 1 }, breaker: { volumeThreshold: 2, resetTimeoutMs: 60_000 } });
+    up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
+    await router.chat(ask());
+    await router.chat(ask());
+    for (let i = 0; i < 5; i++) expect((await router.chat(ask())).provider).toBe('anthropic');
+    expect([openai(), anthropic()]).toEqual([2, 7]);
+  });
+
   it('keeps a breaker per target with scope "target"', async () => {
     const { router, openai } = setup({ ...breakerConfig, breaker: { ...breakerConfig.breaker, scope: 'target' } });
     up.otherwise(OPENAI_PATH, (req) => (req.body.model === 'gpt-4o-mini' ? { status: 503, body: openaiBodies.overloaded503 } : openaiOk()));
@@ -406,7 +455,7 @@ describe('an exhausted chain', () => {
   });
 
   it('reports the breaker\'s reset as the soonest moment when a circuit is open', async () => {
-    const { router } = setup({ retry: { maxAttempts: 1 }, breaker: { volumeThreshold: 1, resetTimeoutMs: 5000 }, chains: { default: ['openai:gpt-4o-mini'] } });
+    const { router } = setup({ retry: { maxAttempts: 1 }, breaker: { volumeThreshold: 1, resetTimeoutMs: 5000, lastResort: false }, chains: { default: ['openai:gpt-4o-mini'] } });
     up.script(OPENAI_PATH, { status: 500, body: openaiBodies.serverError });
     expect((await rejectionOf(router.chat(ask()))).retryAfterMs).toBeUndefined();
     const err = await rejectionOf(router.chat(ask()));
