@@ -88,7 +88,8 @@ export class CircuitBreaker {
       return;
     }
     if (outcome === 'neutral' || !this.breaker.closed) return;
-    this.feed(outcome);
+    if (outcome === 'success') this.countSuccess();
+    else this.feed(outcome);
     // A provider that went down hard fails every request: open after a short run of failures rather
     // than wait for them to outweigh a window full of earlier successes (Envoy's consecutive_5xx).
     this.failuresInARow = outcome === 'failure' ? this.failuresInARow + 1 : 0;
@@ -103,6 +104,16 @@ export class CircuitBreaker {
 
   shutdown(): void {
     this.breaker.shutdown();
+  }
+
+  /**
+   * A success while closed changes no state, so it is counted straight into opossum's window (the
+   * counters `fire()` would bump) without fire()'s promise chain and events: it is on every call.
+   */
+  private countSuccess(): void {
+    const status = this.breaker.status as unknown as { increment(property: 'fires' | 'successes', latencyMs?: number): void };
+    status.increment('fires');
+    status.increment('successes', 0);
   }
 
   private feed(outcome: 'success' | 'failure'): void {
