@@ -1,0 +1,129 @@
+// npm run bench [-- [--quick] [--out DIR] [SCENARIO ...]]
+// Runs the benchmark scenarios against the loopback simulator, prints each one's figures and ratios
+// to its baselines, and writes bench/results/<stamp>-<scenario>.json plus bench/results/summary.md.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { canPin, machine, type Machine } from './lib/machine.js';
+import { TSX_LOADER } from './lib/node-child.js';
+import { renderScenario, type ScenarioReport } from './lib/report.js';
+import type { BenchScenario } from './lib/scenario.js';
+import { fallback } from './scenarios/fallback.js';
+import { goodput } from './scenarios/goodput.js';
+import { memory } from './scenarios/memory.js';
+import { overhead } from './scenarios/overhead.js';
+import { retryStorm } from './scenarios/retry-storm.js';
+
+const SCENARIOS: readonly BenchScenario[] = [overhead, goodput, retryStorm, fallback, memory];
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+interface Args {
+  quick: boolean;
+  out: string;
+  names: string[];
+}
+
+function usage(): string {
+  return `usage: npm run bench -- [--quick] [--out DIR] [${SCENARIOS.map((s) => s.name).join('|')} ...]`;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { quick: false, out: join(HERE, 'results'), names: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--quick') args.quick = true;
+    else if (a === '--out') args.out = resolve(argv[++i] ?? '');
+    else if (a === '--help' || a === '-h') {
+      console.log(usage());
+      process.exit(0);
+    } else if (a.startsWith('-')) throw new Error(`unknown option ${a}\n${usage()}`);
+    else if (SCENARIOS.some((s) => s.name === a)) args.names.push(a);
+    else throw new Error(`unknown scenario "${a}"\n${usage()}`);
+  }
+  return args;
+}
+
+function commandLine(argv: string[]): string {
+  const rest = argv.length ? ` ${argv.join(' ')}` : '';
+  return process.env.npm_lifecycle_event === 'bench' ? `npm run bench${rest ? ` --${rest}` : ''}` : `npx tsx bench/run.ts${rest}`;
+}
+
+/** Re-runs this script pinned to core 1 (the simulator children take core 0), as the anchors ask. */
+function relaunchPinned(argv: string[]): Promise<number> {
+  const child = spawn('taskset', ['-c', '1', process.execPath, '--import', TSX_LOADER, fileURLToPath(import.meta.url), ...argv], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_PIN: '1', BENCH_COMMAND: commandLine(argv) },
+  });
+  const forward = (sig: NodeJS.Signals) => child.kill(sig);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((res) => child.on('exit', (code, signal) => res(code ?? (signal ? 1 : 0))));
+}
+
+function summary(m: Machine, reports: ScenarioReport[], quick: boolean): string {
+  const head = [
+    `# Switchyard benchmarks${quick ? ' (--quick: a smoke run, not a measurement)' : ''}`,
+    '',
+    `- date: ${m.date}`,
+    `- machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}`,
+    `- Node ${m.node} (V8 ${m.v8})`,
+    `- commit: ${m.commit}${m.dirty ? ' (with uncommitted changes)' : ''}`,
+    `- command: \`${m.command}\``,
+    `- pinning: ${m.pinning}`,
+    '',
+    'Targets come from the performance anchors (section 5); they are targets, not assertions.',
+  ];
+  const overview = reports.flatMap((r) => r.targets.map((t) => `| ${r.name} | ${t.name} | ${t.target} | ${t.measured} | ${t.pass === null ? 'n/a' : t.pass ? 'pass' : `**miss** ${t.by ?? ''}`} |`));
+  const table = overview.length
+    ? ['', '## Targets at a glance', '', '| scenario | target | goal | measured | result |', '|---|---|---|---:|---|', ...overview]
+    : [];
+  return [...head, ...table, '', ...reports.map((r) => `${renderScenario(r)}\n`)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const args = parseArgs(argv);
+  // Pinning serves measurements; a --quick smoke run spreads its processes over every core instead.
+  if (!args.quick && process.env.BENCH_PIN === undefined && canPin()) process.exit(await relaunchPinned(argv));
+  const pinned = process.env.BENCH_PIN === '1';
+  const m = machine(process.env.BENCH_COMMAND ?? commandLine(argv), pinned
+    ? 'client (this process and client children) on core 1, simulator children on core 0 (taskset)'
+    : args.quick ? 'none (--quick)' : 'none (taskset unavailable, fewer than 2 cores, or BENCH_NO_PIN=1): client and simulator share the cores');
+  if (!pinned) process.env.BENCH_PIN = '0';
+  mkdirSync(args.out, { recursive: true });
+  const stamp = m.date.replace(/[:.]/g, '-');
+  const chosen = args.names.length ? SCENARIOS.filter((s) => args.names.includes(s.name)) : SCENARIOS;
+  const log = (line: string) => process.stderr.write(`[bench ${((performance.now()) / 1000).toFixed(1)}s] ${line}\n`);
+  log(`${m.cpuModel}, ${m.cores} cores, Node ${m.node}, commit ${m.commit}${args.quick ? ', --quick' : ''}`);
+
+  const reports: ScenarioReport[] = [];
+  let failed = false;
+  for (const scenario of chosen) {
+    const t0 = performance.now();
+    log(`${scenario.name}: start`);
+    let report: ScenarioReport;
+    try {
+      report = await scenario.run({ quick: args.quick, outDir: args.out, log });
+    } catch (err) {
+      failed = true;
+      log(`${scenario.name}: FAILED ${(err as Error)?.stack ?? String(err)}`);
+      report = { name: scenario.name, title: scenario.title, method: [], tables: [], targets: [], notes: [`The scenario failed: ${(err as Error)?.message ?? String(err)}`], data: { error: String(err) } };
+    }
+    report.durationMs = performance.now() - t0;
+    // A smoke run checks that every scenario runs and reports; its figures say nothing about targets.
+    if (args.quick) report.targets = report.targets.map((t) => ({ ...t, pass: null, by: undefined }));
+    reports.push(report);
+    writeFileSync(join(args.out, `${stamp}-${scenario.name}.json`), JSON.stringify({ machine: m, quick: args.quick, report }, null, 2));
+    console.log(`\n${renderScenario(report, false)}\n`);
+    log(`${scenario.name}: done in ${(report.durationMs / 1000).toFixed(1)} s`);
+  }
+  writeFileSync(join(args.out, 'summary.md'), summary(m, reports, args.quick));
+  log(`wrote ${join(args.out, 'summary.md')} and ${reports.length} result files`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(2);
+});
