@@ -1,4 +1,4 @@
-import { heuristicTokens, promptTokenEstimate } from '../../src/decide/token-estimate.js';
+import { promptTokenEstimate } from '../../src/decide/token-estimate.js';
 import { tokenCounter } from '../../src/policy/tokenizers.js';
 import { API_KEY, MODEL, PLAIN_BACKOFF, backoffCall, benchRouter, failureLabel, routerCall, sdkCall, sdkClient } from '../lib/arms.js';
 import { ms, num, pct } from '../lib/format.js';
@@ -12,8 +12,8 @@ import { quantile } from '../lib/stats.js';
 const ARMS = ['router', 'router-heuristic', 'sdk-retries', 'plain-backoff'] as const;
 type ArmName = (typeof ARMS)[number];
 const LABEL: Record<ArmName, string> = {
-  router: 'Switchyard (budgets = the limits; tokenizer auto: tiktoken)',
-  'router-heuristic': 'Switchyard (same, tokenizer: heuristic)',
+  router: 'Switchyard (budgets = the limits; tokenizer auto: characters / 4, raised to tiktoken)',
+  'router-heuristic': 'Switchyard (same, tokenizer: heuristic = characters / 4)',
   'sdk-retries': 'SDK retries (maxRetries 2)',
   'plain-backoff': 'plain backoff (4 attempts, full jitter)',
 };
@@ -130,7 +130,7 @@ export const goodput: BenchScenario = {
       `Failed calls by kind: ${runs.map((r) => `${r.arm} ${r.load}x: ${Object.entries(r.failures).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`).join('; ')}.`,
       `Offered vs started logical requests per second: ${runs.map((r) => `${r.arm} ${r.load}x ${num(r.offeredPerSec)}/${num(r.startedPerSec)}`).join('; ')}.`,
     ];
-    notes.push(`Token estimates against what the simulator charges for this prompt mix (prompt part only): tiktoken counts ${pct(estimates.tiktoken)} of it, the heuristic ${pct(estimates.heuristic)}; the simulator, like OpenAI's limiter by its docs, counts about 4 characters a token.`);
+    notes.push(`Token estimates against what the simulator charges for this prompt mix (prompt part only): the router's default estimate (characters / 4, raised to tiktoken) counts ${pct(estimates.tiktoken)} of it, the heuristic alone ${pct(estimates.heuristic)}; the simulator, like OpenAI's limiter, counts about 4 characters a token.`);
     return {
       name: 'goodput', title: this.title,
       method: [
@@ -153,12 +153,13 @@ export const goodput: BenchScenario = {
 
 /** How the router's two token estimates compare with the simulator's charge, for the prompt part. */
 async function estimateRatios(pool: readonly BenchRequest[]): Promise<{ tiktoken: number; heuristic: number }> {
-  const tiktoken = await tokenCounter(MODEL, 'auto', true);
+  const auto = await tokenCounter(MODEL, 'auto', true);
+  const heuristic = await tokenCounter(MODEL, 'heuristic', true);
   let sim = 0, tik = 0, heu = 0;
   for (const r of pool) {
     sim += r.charge - r.maxTokens;
-    tik += promptTokenEstimate(r.messages, tiktoken);
-    heu += promptTokenEstimate(r.messages, heuristicTokens);
+    tik += promptTokenEstimate(r.messages, auto);
+    heu += promptTokenEstimate(r.messages, heuristic);
   }
   return { tiktoken: tik / sim, heuristic: heu / sim };
 }

@@ -130,7 +130,7 @@ export const retryStorm: BenchScenario = {
         `Load: open loop, ${ratePerSec} logical requests per second (latency counts from when each was due), ${preMs / 1000} s before the incident, then until ${minPostMs / 1000} s after it heals (longer while the router's breaker is not closed, up to ${maxPostMs / 1000} s).`,
         'Amplification = upstream attempts (counted at the simulator) during the incident ÷ logical requests due during it.',
         `Steady state = from that moment on, every ${BUCKET_MS} ms bucket of logical requests (by due time) has ≥ 99% successes and ≤ 1.05 upstream attempts per logical request, for at least ${steadyForMs / 1000} s; "time back" counts from the heal.`,
-        'Router: one target (same upstream as the baselines), retries, breaker and budgets at their defaults (breaker opens above 50% failures over 10 s with ≥ 5 outcomes, resets after 30 s).',
+        'Router: one target (same upstream as the baselines), retries, breaker and budgets at their defaults (breaker opens above 50% failures over 10 s with ≥ 5 outcomes or after 5 failures in a row; one probe every 5 s; last resort under adaptive throttling).',
       ],
       tables: [{
         columns: ['arm', 'attempts per logical request (incident)', 'failed calls (incident)', 'failed calls (after heal)', 'p99 latency (incident)', 'time back to steady state', '503 / 200 answers (incident)', 'router amplification ÷ this'],
