@@ -112,7 +112,7 @@ export const memory: BenchScenario = {
       name: 'memory', title: this.title,
       method: [
         `Upstream answers after ${slowMs / 1000} s. Each arm runs in a fresh child process (--expose-gc, core 1): warm up on a fast provider, gc(), read memory, start ${n.toLocaleString('en-US')} calls (200 per macrotask), wait until the simulator has them all in flight, hold ${holdMs / 1000} s, gc(), read memory again.`,
-        'Per-call figures = (held − before) ÷ calls; the router\'s cost is its figure minus the bare SDK\'s (the fetch baseline itself costs tens of KiB per call). The router config is scenario 1\'s (two-target chain, breaker, budgets, retries, tiktoken loaded before the baseline is read).',
+        'Per-call figures = (held − before) ÷ calls; the router\'s cost is its figure minus the bare SDK\'s (the fetch baseline itself costs tens of KiB per call). The router config is scenario 1\'s (two-target chain, breaker, budgets, retries; default tokenizer).',
         `Event-loop delay from perf_hooks.monitorEventLoopDelay (1 ms resolution) while holding, and separately while launching.`,
         `Soak: the same router at ${soakRate} calls/s (open loop, zero-latency upstream) for ${soakMs / 1000} s; heap read after gc() every ${sampleEveryMs / 1000} s; slope by least squares over samples after ${fitFromMs / 1000} s (the budgets' rolling ${soakWindowMs / 1000} s window holds an entry per request until then, which is bounded growth, not a leak).`,
       ],

@@ -16,7 +16,7 @@ const ARMS = ['direct', 'router', 'router-heuristic'] as const;
 type ArmName = (typeof ARMS)[number];
 const LABEL: Record<ArmName, string> = {
   direct: 'bare SDK (maxRetries 0)',
-  router: 'router (default tokenizer: auto, tiktoken loaded)',
+  router: 'router (default tokenizer: auto)',
   'router-heuristic': 'router (tokenizer: heuristic)',
 };
 

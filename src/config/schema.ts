@@ -25,7 +25,7 @@ export const limitsSchema = z.object({
   windowMs: positiveInt.optional(),
   /** Output tokens reserved for a call that sets no maxTokens (Anthropic calls reserve what is sent). @default 1024 */
   reserveOutputTokens: positiveInt.optional(),
-  /** `auto`: also count with tiktoken where an OpenAI encoding fits the model (never below characters / 4). @default 'auto' */
+  /** `auto`: also count non-ASCII prompts with tiktoken where an OpenAI encoding fits the model. @default 'auto' */
   tokenizer: z.enum(['auto', 'heuristic']).optional(),
 }).strict();
 

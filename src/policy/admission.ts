@@ -66,12 +66,7 @@ export class Admission {
     private readonly store: StateStore,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {
-    // Load tokenizers up front (at most once per process) rather than on the first call that needs one.
-    for (const chain of Object.values(config.chains)) {
-      for (const target of chain) if (this.targetBudget(target).limits.tpm !== undefined) void this.counter(target);
-    }
-  }
+  ) {}
 
   /**
    * Waits for room for one attempt, or says why there is none. With the memory store and room to
@@ -81,7 +76,7 @@ export class Admission {
     const { tenant, share, budget: tenantBudget } = this.tenantOf(call);
     const budgets = tenantBudget ? [tenantBudget, this.targetBudget(target)] : [this.targetBudget(target)];
     const leaseId = `${PROCESS_TAG}-${++leaseSeq}`;
-    return andThen(this.estimate(target, request, budgets), (tokens) => this.takeFrom(0, budgets, tokens, leaseId, tenant, share, call, target));
+    return this.takeFrom(0, budgets, this.estimate(target, request, budgets), leaseId, tenant, share, call, target);
   }
 
   /** Takes room in budgets[i..], in order; on a refusal gives back what budgets[0..i) granted. */
@@ -156,18 +151,17 @@ export class Admission {
     return budget;
   }
 
-  private counter(target: Target): Promise<CountTokens> | CountTokens {
+  private counter(target: Target): CountTokens {
     const provider = this.config.providers[target.provider]!;
     return tokenCounter(target.model, provider.limits?.tokenizer ?? 'auto', provider.type === 'openai' || provider.type === 'openai-compatible');
   }
 
   /** Prompt tokens (a real tokenizer only when a TPM budget needs it) plus the output reservation. */
-  private estimate(target: Target, request: ProviderRequest, budgets: Budget[]): MaybePromise<number> {
+  private estimate(target: Target, request: ProviderRequest, budgets: Budget[]): number {
     const provider = this.config.providers[target.provider]!;
     const reserve = request.maxTokens ?? (provider.type === 'anthropic' ? DEFAULT_MAX_TOKENS : provider.limits?.reserveOutputTokens ?? 1024);
     const needsTokenizer = budgets.some((b) => b.limits.tpm !== undefined);
-    if (!needsTokenizer) return promptTokenEstimate(request.messages) + reserve;
-    return andThen(this.counter(target), (count) => promptTokenEstimate(request.messages, count) + reserve);
+    return promptTokenEstimate(request.messages, needsTokenizer ? this.counter(target) : undefined) + reserve;
   }
 
   private maxWaitMs(target: Target, call: Call): number {

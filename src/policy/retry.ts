@@ -95,7 +95,10 @@ export async function runTarget<T extends AttemptValue>(
     const startedAtMs = clock.now();
     const parked = store.getBlock(providerKey, startedAtMs);
     const cooling = store.getBlock(targetKey, startedAtMs);
-    const block = (isPromise(parked) ? await parked : parked) ?? (isPromise(cooling) ? await cooling : cooling);
+    // Awaited together: with Redis both are in flight, and a failure of one must not leave the other unhandled.
+    const block = isPromise(parked) || isPromise(cooling)
+      ? await Promise.all([parked, cooling]).then(([p, c]) => p ?? c)
+      : parked ?? cooling;
     if (block) {
       const inMs = block.untilMs - startedAtMs;
       return block.reason === 'parked'

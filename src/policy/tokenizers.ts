@@ -2,34 +2,46 @@ import { encodingFor, heuristicTokens, openAILimiterTokens, type CountTokens } f
 
 type Encoding = 'o200k_base' | 'cl100k_base';
 
-const loaded = new Map<Encoding, Promise<CountTokens>>();
+const ready = new Map<Encoding, CountTokens>();
+const loading = new Map<Encoding, Promise<void>>();
+const NON_ASCII = /[^\x00-\x7f]/;
 
-async function load(encoding: Encoding): Promise<CountTokens> {
-  const { Tiktoken } = await import('js-tiktoken/lite');
-  const ranks = encoding === 'o200k_base'
-    ? (await import('js-tiktoken/ranks/o200k_base')).default
-    : (await import('js-tiktoken/ranks/cl100k_base')).default;
-  const tokenizer = new Tiktoken(ranks);
-  return (text) => tokenizer.encode(text).length;
+/** Starts loading an encoding once per process (~0.6 s and ~100 MB for o200k); resolves when it is ready. */
+export function loadEncoding(encoding: Encoding): Promise<void> {
+  let pending = loading.get(encoding);
+  if (!pending) {
+    pending = (async () => {
+      const { Tiktoken } = await import('js-tiktoken/lite');
+      const ranks = encoding === 'o200k_base'
+        ? (await import('js-tiktoken/ranks/o200k_base')).default
+        : (await import('js-tiktoken/ranks/cl100k_base')).default;
+      const tokenizer = new Tiktoken(ranks);
+      ready.set(encoding, (text) => tokenizer.encode(text).length);
+    })().catch(() => {
+      // Without the ranks the heuristic, which errs high, keeps standing in.
+    });
+    loading.set(encoding, pending);
+  }
+  return pending;
 }
 
-/** Never below what OpenAI's limiter charges (characters / 4), never below the real count. */
-const withLimiterFloor = (count: CountTokens): CountTokens => (text) => Math.max(openAILimiterTokens(text), count(text));
-
 /**
- * The token counter for a target's TPM budget. OpenAI-speaking providers: characters / 4, as their
- * limiter counts, raised to tiktoken's count where an encoding fits the model (`auto`; loaded once per
- * process, ~0.6 s and ~100 MB for o200k, so only when a TPM budget needs it). Others: the heuristic,
- * which errs high.
+ * The token counter for a target's TPM budget, always synchronous. OpenAI-speaking providers:
+ * characters / 4, which is what their limiter charges. Only a prompt with non-ASCII characters (CJK
+ * text runs near a token a character, far above characters / 4) is also counted with tiktoken where
+ * an encoding fits the model (`auto`), and the higher count wins. The encoding loads in the
+ * background the first time such a prompt comes; until it is ready the heuristic stands in. Other
+ * providers: the heuristic, which errs high.
  */
-export function tokenCounter(model: string, mode: 'auto' | 'heuristic', speaksOpenAI: boolean): Promise<CountTokens> | CountTokens {
+export function tokenCounter(model: string, mode: 'auto' | 'heuristic', speaksOpenAI: boolean): CountTokens {
   if (!speaksOpenAI) return heuristicTokens;
   const encoding = mode === 'auto' ? encodingFor(model) : undefined;
   if (!encoding) return openAILimiterTokens;
-  let counter = loaded.get(encoding);
-  if (!counter) {
-    counter = load(encoding).then(withLimiterFloor, () => openAILimiterTokens);
-    loaded.set(encoding, counter);
-  }
-  return counter;
+  return (text) => {
+    const floor = openAILimiterTokens(text);
+    if (!NON_ASCII.test(text)) return floor;
+    const exact = ready.get(encoding);
+    if (!exact) void loadEncoding(encoding);
+    return Math.max(floor, exact ? exact(text) : heuristicTokens(text));
+  };
 }
