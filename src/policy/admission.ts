@@ -60,6 +60,7 @@ export class Lease {
 export class Admission {
   private readonly queues = new Map<string, FairQueue>();
   private readonly budgetCache = new Map<string, Budget>();
+  private readonly counters = new Map<string, CountTokens>();
 
   constructor(
     private readonly config: ResolvedConfig,
@@ -151,9 +152,15 @@ export class Admission {
     return budget;
   }
 
+  /** The target's token counter, made once per target (it is asked on every call). */
   private counter(target: Target): CountTokens {
-    const provider = this.config.providers[target.provider]!;
-    return tokenCounter(target.model, provider.limits?.tokenizer ?? 'auto', provider.type === 'openai' || provider.type === 'openai-compatible');
+    let count = this.counters.get(target.key);
+    if (!count) {
+      const provider = this.config.providers[target.provider]!;
+      count = tokenCounter(target.model, provider.limits?.tokenizer ?? 'auto', provider.type === 'openai' || provider.type === 'openai-compatible');
+      this.counters.set(target.key, count);
+    }
+    return count;
   }
 
   /** Prompt tokens (a real tokenizer only when a TPM budget needs it) plus the output reservation. */
