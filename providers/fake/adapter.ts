@@ -56,8 +56,9 @@ function chunksOf(text: string): string[] {
  * @example providers: { local: { type: 'fake', script: [{ fail: 'rate_limited', retryAfterMs: 300 }, 'ok'] } }
  */
 export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
-  const { provider, clock } = ctx;
-  if (provider.type !== 'fake') throw new TypeError(`fakeAdapter needs a fake provider, got ${provider.type}`);
+  const { provider: given, clock } = ctx;
+  if (given.type !== 'fake') throw new TypeError(`fakeAdapter needs a fake provider, got ${given.type}`);
+  const provider = given; // narrowed once: closures below keep the fake provider's type
   const script = [...(provider.script ?? [])];
   const requests: ProviderRequest[] = [];
 
@@ -65,10 +66,10 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
   async function begin(request: ProviderRequest, options: ProviderCallOptions) {
     const where = { provider: provider.name, model: request.model };
     const n = requests.push(request);
-    const step = ((provider.type === 'fake' && provider.respond?.(request, n)) ?? script.shift() ?? 'ok') as FakeStep;
+    const step = (provider.respond?.(request, n) ?? script.shift() ?? 'ok') as FakeStep;
     const requestId = `fake_${provider.name}_${n}`;
     const stepLatency = typeof step === 'object' ? step.latencyMs : undefined;
-    const latencyMs = stepLatency ?? (provider.type === 'fake' ? provider.latencyMs ?? 0 : 0);
+    const latencyMs = stepLatency ?? provider.latencyMs ?? 0;
     if (options.signal?.aborted) throw abortedError(where, options.signal.reason);
     if (step !== 'hang' && latencyMs <= 0) return { where, step, requestId };
     // Only a request that waits needs a signal of its own (the caller's, plus its timeout).

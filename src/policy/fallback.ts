@@ -2,11 +2,10 @@ import { RouterError } from '../errors.js';
 import type { Call, Runtime } from '../runtime.js';
 import type { Target } from '../config/index.js';
 import type { Lease } from './admission.js';
-import type { AttemptScope } from './attempt-scope.js';
 import { runTarget, type AttemptValue, type Execute, type ExecuteOptions } from './retry.js';
 
-function describe(seconds: number | undefined): string {
-  return seconds === undefined ? '' : ` (back in ${(seconds / 1000).toFixed(1)} s)`;
+function describe(availableInMs: number | undefined): string {
+  return availableInMs === undefined ? '' : ` (back in ${(availableInMs / 1000).toFixed(1)} s)`;
 }
 
 /**
@@ -16,7 +15,7 @@ function describe(seconds: number | undefined): string {
  */
 export async function runChain<T extends AttemptValue>(
   rt: Runtime, call: Call, execute: Execute<T>, options: ExecuteOptions = {},
-): Promise<{ value: T; target: Target; lease?: Lease; scope?: AttemptScope }> {
+): Promise<{ value: T; target: Target; lease?: Lease }> {
   const targets = rt.config.chains[call.chain]!;
   const failures: string[] = [];
   let soonestMs: number | undefined;
@@ -26,7 +25,7 @@ export async function runChain<T extends AttemptValue>(
   for (let i = 0; i < targets.length; i++) {
     const target = targets[i]!;
     const outcome = await runTarget(rt, call, target, execute, options);
-    if (outcome.ok) return { value: outcome.value, target, lease: outcome.lease, scope: outcome.scope };
+    if (outcome.ok) return { value: outcome.value, target, lease: outcome.lease };
     if (outcome.error.kind === 'circuit_open') opened ??= target;
 
     last = outcome.error;
@@ -45,7 +44,7 @@ export async function runChain<T extends AttemptValue>(
   if (opened && rt.config.breaker.lastResort && rt.breakers.throttleFor(opened).allows(rt.random, rt.clock.now())) {
     rt.logger.debug({ chain: call.chain, provider: opened.provider, model: opened.model }, 'last resort past an open circuit');
     const outcome = await runTarget(rt, call, opened, execute, { ...options, lastResort: true });
-    if (outcome.ok) return { value: outcome.value, target: opened, lease: outcome.lease, scope: outcome.scope };
+    if (outcome.ok) return { value: outcome.value, target: opened, lease: outcome.lease };
     last = outcome.error;
     failures.push(`${opened.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''} (last resort)`);
   }

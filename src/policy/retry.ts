@@ -7,7 +7,7 @@ import { isPromise } from '../maybe-promise.js';
 import type { Call, Runtime } from '../runtime.js';
 import type { RateLimitSnapshot, Usage } from '../types.js';
 import type { Lease } from './admission.js';
-import type { AbortCause, AttemptScope } from './attempt-scope.js';
+import type { AbortCause } from './attempt-scope.js';
 import { sendAttempt, type Execute } from './send-attempt.js';
 
 export type { Execute } from './send-attempt.js';
@@ -40,8 +40,8 @@ export interface FallThrough {
   availableInMs?: number;
 }
 
-/** On success with `keepScope`, the caller owns the attempt's scope and budget lease, and must end both. */
-export type TargetOutcome<T> = { ok: true; value: T; lease?: Lease; scope?: AttemptScope } | ({ ok: false } & FallThrough);
+/** On success with `keepScope`, the caller owns the attempt's budget lease (the value holds its scope) and must settle it. */
+export type TargetOutcome<T> = { ok: true; value: T; lease?: Lease } | ({ ok: false } & FallThrough);
 
 /** Per-attempt timeout when a provider sets no `timeoutMs`. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 60_000;
@@ -133,7 +133,7 @@ export async function runTarget<T extends AttemptValue>(
       return skip('circuit_open', `circuit for ${breaker.key} is open`, breaker.reopensInMs());
     }
 
-    const { value, error, cause, scope } = await sendAttempt(adapter, request, execute, {
+    const { value, error, cause } = await sendAttempt(adapter, request, execute, {
       callerSignal, attemptTimeoutMs, deadlineInMs, keepScope: options.keepScope ?? false, timeoutLabel, where: { provider: target.provider, model: target.model },
     });
     const latencyMs = clock.now() - sendAtMs;
@@ -152,7 +152,7 @@ export async function runTarget<T extends AttemptValue>(
 
     if (!error) {
       breaker.record(permit, 'success');
-      if (options.keepScope) return { ok: true, value: value!, lease, scope };
+      if (options.keepScope) return { ok: true, value: value!, lease };
       const released = lease.settle({ sent: true, usage: value!.usage, rateLimit });
       if (released) await released;
       return { ok: true, value: value! };

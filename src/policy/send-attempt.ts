@@ -33,8 +33,6 @@ export interface Sent<T> {
   error?: RouterError;
   /** Why the attempt was cut short by the router or the caller, if it was. */
   cause?: AbortCause;
-  /** Set when the value owns the scope (keepScope). */
-  scope?: AttemptScope;
 }
 
 /**
@@ -55,7 +53,7 @@ export async function sendAttempt<T>(adapter: ProviderAdapter, request: Provider
     const pending = scope ? execute(adapter, request, { signal: scope.signal, scope }) : execute(adapter, request, { timeoutMs });
     const value = await (scope ? pending : stallGuard(pending, timeoutMs + BODY_GRACE_MS, o.where));
     if (!o.keepScope) scope?.dispose();
-    return { value, scope: o.keepScope ? scope : undefined };
+    return { value };
   } catch (err) {
     scope?.dispose();
     let error = err instanceof RouterError ? err : new RouterError('transport', String(err), { ...o.where, cause: err });

@@ -1,4 +1,7 @@
+import type { MaybePromise } from '../maybe-promise.js';
 import type { RateLimitSnapshot } from '../types.js';
+
+export type { MaybePromise };
 
 /** Why a target or provider is out of rotation, and until when (epoch ms). */
 export interface Block {
@@ -45,10 +48,6 @@ export type IdempotencyState =
   | { state: 'done'; value: string }
   /** The key was used before with a different request. */
   | { state: 'mismatch' };
-
-import type { MaybePromise } from '../maybe-promise.js';
-
-export type { MaybePromise };
 
 /**
  * Router state that must be shared by every process using the same providers: cooling targets,
