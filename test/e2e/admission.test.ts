@@ -140,6 +140,23 @@ describe('token budgets', () => {
     expect(sent('p')).toBe(2);
   });
 
+  it('reconciles a stream\'s budget from the usage it reports at its end', async () => {
+    const { router, sent } = fakeRouter({
+      providers: {
+        p: { type: 'fake', limits: { tpm: 450, tokenizer: 'heuristic', reserveOutputTokens: 10 }, respond: () => ({ text: 'y'.repeat(1600) }) },
+        q: { type: 'fake' },
+      },
+      chains: { default: ['p:claude-x', 'q:m'] },
+    });
+    let usage;
+    for await (const ev of router.stream(ask('say hello'))) if (ev.type === 'done') usage = ev.result.usage;
+    expect(usage).toEqual({ inputTokens: 10, outputTokens: 400 });
+    // Reserved 20, charged 390 more at the stream's end: one more 20-token call fits, the next does not.
+    expect((await router.chat(ask('say hello'))).provider).toBe('p');
+    expect((await router.chat(ask('say hello'))).provider).toBe('q');
+    expect(sent('p')).toBe(2);
+  });
+
   it('counts an OpenAI prompt as its limiter does: characters / 4, raised to the real tokens where tiktoken counts more', async () => {
     const store = new MemoryStore();
     const granted: number[] = [];
