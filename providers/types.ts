@@ -1,7 +1,22 @@
 import type { Clock } from '../src/clock.js';
 import type { ProviderType, ResolvedProvider } from '../src/config/index.js';
 import type { Logger } from '../src/observe/logger.js';
-import type { FinishReason, Message, RateLimitSnapshot, Usage } from '../src/types.js';
+import type {
+  FinishReason, JSONSchema, Message, ProviderParts, RateLimitSnapshot, ReasoningOptions, ToolCall, ToolChoice, Usage,
+} from '../src/types.js';
+
+/** A tool as adapters see it: the schema already JSON Schema (zod converted once, by the router). */
+export interface ProviderTool {
+  name: string;
+  description?: string;
+  parameters: JSONSchema;
+  strict?: boolean;
+}
+
+/** `responseFormat` as adapters see it: JSON Schema, with the name and strictness settled. */
+export type ProviderResponseFormat =
+  | { type: 'json' }
+  | { type: 'json_schema'; name: string; schema: JSONSchema; strict: boolean };
 
 /** One request to one (provider, model): the chain has already picked the target. */
 export interface ProviderRequest {
@@ -9,17 +24,32 @@ export interface ProviderRequest {
   messages: Message[];
   maxTokens?: number;
   temperature?: number;
+  tools?: ProviderTool[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  responseFormat?: ProviderResponseFormat;
+  stop?: string[];
+  topP?: number;
+  seed?: number;
+  user?: string;
+  reasoning?: ReasoningOptions;
+  /** Merged verbatim into this provider's request body (the call's `providerOptions` for its type, then its name). */
+  extraBody?: Record<string, unknown>;
 }
 
 /** What an adapter returns on success: the normalised answer plus the facts the policies read. */
 export interface ProviderResponse {
   text: string;
+  /** Tool calls with their arguments parsed; [] when none. */
+  toolCalls: ToolCall[];
   finishReason: FinishReason;
   usage: Usage;
   /** The model the provider says answered (may be a dated snapshot of the one asked for). */
   model: string;
   requestId?: string;
   rateLimit?: RateLimitSnapshot;
+  /** Content only this provider's API understands (thinking blocks), to round-trip on the next turn. */
+  providerParts?: ProviderParts;
 }
 
 /**
@@ -32,15 +62,58 @@ export interface ProviderCallOptions {
 }
 
 /**
- * What an adapter's stream yields: `open` once the response headers arrive, `delta` for every
- * non-empty piece of content (role-only or empty deltas, pings and other protocol events are not
- * yielded), and `finish` exactly once, last, when and only when the provider's terminal event
- * arrived. A stream cut before it, or an error frame, is thrown as a `RouterError`.
+ * What an adapter's stream yields: `open` once the response headers arrive; `delta` for every
+ * non-empty piece of text; `thinking` for reasoning the caller is not shown (liveness only); tool
+ * calls as `tool_call_start` (index = the call's ordinal in this answer, from 0, never a content-block
+ * index), `tool_call_delta` fragments of its JSON arguments and `tool_call_end` once its arguments are
+ * complete; and `finish` exactly once, last, when and only when the provider's terminal event
+ * arrived. Pings, role-only and empty deltas are not yielded. A stream cut before `finish`, or an
+ * error frame, is thrown as a `RouterError`.
  */
 export type ProviderStreamEvent =
   | { type: 'open'; requestId?: string; rateLimit?: RateLimitSnapshot }
   | { type: 'delta'; text: string }
-  | { type: 'finish'; finishReason: FinishReason; usage: Usage; model?: string };
+  | { type: 'thinking' }
+  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  | { type: 'tool_call_delta'; index: number; argumentsDelta: string }
+  | { type: 'tool_call_end'; index: number }
+  | { type: 'finish'; finishReason: FinishReason; usage: Usage; model?: string; providerParts?: ProviderParts };
+
+/** One embeddings request to one (provider, model), at most the provider's `maxEmbeddingInputs`. */
+export interface ProviderEmbedRequest {
+  model: string;
+  input: string[];
+  dimensions?: number;
+}
+
+/** Vectors in input order. */
+export interface ProviderEmbedResponse {
+  embeddings: number[][];
+  usage: { inputTokens: number };
+  model: string;
+  requestId?: string;
+  rateLimit?: RateLimitSnapshot;
+}
+
+/**
+ * What the policies need to know about a provider, answered by its adapter so that nothing under
+ * `src/policy` knows a provider's constants.
+ */
+export interface ProviderTraits {
+  /**
+   * How the provider's rate limiter counts a prompt: `characters` (OpenAI's limiter charges about 4
+   * characters a token, whatever the tokenizer says) or `heuristic` (no public rule: estimate high).
+   */
+  tokenCounting: 'characters' | 'heuristic';
+  /**
+   * Output tokens a request without `maxTokens` reserves against the provider's TPM (Anthropic's
+   * adapter must send a `max_tokens`, so the provider reserves exactly that). Undefined: the
+   * provider's own reservation is unknown, and the config's `reserveOutputTokens` stands in.
+   */
+  defaultMaxTokens?: number;
+  /** Most inputs one embeddings request may carry; undefined when the provider has no embeddings API. */
+  maxEmbeddingInputs?: number;
+}
 
 /**
  * The provider contract. An adapter sends one request through its SDK (retries off) and either
@@ -50,8 +123,11 @@ export type ProviderStreamEvent =
 export interface ProviderAdapter {
   readonly name: string;
   readonly type: ProviderType;
+  readonly traits: ProviderTraits;
   chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse>;
   stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent>;
+  /** Present when the provider has an embeddings API. */
+  embed?(request: ProviderEmbedRequest, options: ProviderCallOptions): Promise<ProviderEmbedResponse>;
   close(): Promise<void>;
 }
 

@@ -107,6 +107,8 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     const { value, target } = await runChain(rt, call, (adapter, req, attempt) => adapter.chat(req, attempt));
     return {
       text: value.text,
+      toolCalls: value.toolCalls,
+      message: { role: 'assistant', content: value.text },
       provider: target.provider,
       model: target.model,
       finishReason: value.finishReason,

@@ -16,7 +16,7 @@ export type StreamEvent =
 
 /** A provider stream that has produced its first content (or finished without any): committed. */
 interface OpenStream {
-  first: Extract<ProviderStreamEvent, { type: 'delta' | 'finish' }>;
+  first: ProviderStreamEvent;
   events: AsyncIterator<ProviderStreamEvent>;
   scope: AttemptScope;
   requestId?: string;
@@ -101,7 +101,7 @@ export async function* streamCall(rt: Runtime, call: Call): AsyncGenerator<Strea
     yield {
       type: 'done',
       result: {
-        text, ...where, finishReason: event.finishReason, usage: event.usage, attempts: call.attempts,
+        text, toolCalls: [], message: { role: 'assistant', content: text }, ...where, finishReason: event.finishReason, usage: event.usage, attempts: call.attempts,
         latencyMs: clock.now() - call.startedAtMs, requestId: open.requestId, timeToFirstTokenMs,
       },
     };

@@ -1,18 +1,119 @@
+import type { ZodType } from 'zod';
 import type { ErrorKind } from './errors.js';
 
-/** A chat message in the one shape every provider accepts. */
-export interface Message {
-  role: 'system' | 'user' | 'assistant';
+/** A JSON Schema object (draft 2020-12 as the providers take it), passed through as written. */
+export type JSONSchema = Record<string, unknown>;
+
+/** A schema given either as JSON Schema or as a zod schema (converted to JSON Schema once, validated with zod). */
+export type SchemaInput = JSONSchema | ZodType;
+
+/** Text in a user message. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** An image in a user message: an `https:` URL or a `data:image/...;base64,` URL. */
+export interface ImagePart {
+  type: 'image';
+  url: string;
+  /** OpenAI's resolution hint; dropped for providers without one. */
+  detail?: 'auto' | 'low' | 'high';
+}
+
+/** A file in a user message, inline as base64 (PDFs: `application/pdf`). */
+export interface FilePart {
+  type: 'file';
+  /** The file's bytes, base64 (no `data:` prefix). */
+  data: string;
+  mediaType: string;
+  filename?: string;
+}
+
+/** One part of a user message's content. */
+export type ContentPart = TextPart | ImagePart | FilePart;
+
+/** A tool call the model asked for, with its arguments parsed from JSON. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** A tool the model may call. `parameters` is JSON Schema or a zod object schema. */
+export interface Tool {
+  name: string;
+  description?: string;
+  parameters: SchemaInput;
+  /** Ask the provider to hold the arguments to the schema exactly (OpenAI and Anthropic `strict`). */
+  strict?: boolean;
+}
+
+/** Which tool the model must use: `auto` (its choice), `none`, `required` (some tool), or one by name. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+/** What an answer must be: any JSON object, or JSON matching a schema (parsed into `result.object`). */
+export type ResponseFormat =
+  | { type: 'json' }
+  | { type: 'json_schema'; schema: SchemaInput; name?: string; strict?: boolean };
+
+/**
+ * Parts of an assistant turn only the API that produced them understands (Anthropic thinking blocks,
+ * which must come back unmodified and in order in a tool loop). Replayed verbatim to a provider of
+ * that API, dropped for any other.
+ */
+export interface ProviderParts {
+  /** The API that produced them (a provider type). */
+  api: 'anthropic';
+  /** The turn's content blocks exactly as received, thinking blocks included. */
+  blocks: unknown[];
+}
+
+/** An assistant turn; `result.message` is one, ready to append to the history. */
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string | null;
+  toolCalls?: ToolCall[];
+  providerParts?: ProviderParts;
+}
+
+/** A tool's result, answering the tool call with `toolCallId`. */
+export interface ToolMessage {
+  role: 'tool';
+  toolCallId: string;
+  content: string;
+  /** The tool failed; `content` says how (Anthropic `is_error`). */
+  isError?: boolean;
+}
+
+/** A system (or OpenAI `developer`) instruction. */
+export interface SystemMessage {
+  role: 'system' | 'developer';
   content: string;
 }
+
+/** A user turn: text, or text with images and files. */
+export interface UserMessage {
+  role: 'user';
+  content: string | ContentPart[];
+}
+
+/** A chat message in the one shape every provider accepts. */
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 
 /** Why the model stopped, normalised across providers. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'other';
 
-/** Token usage as the provider reported it. */
+/** Token usage as the provider reported it; `inputTokens` counts cached prompt tokens too, on every provider. */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  /** Prompt tokens read from the provider's prompt cache (part of `inputTokens`). */
+  cachedInputTokens?: number;
+  /** Prompt tokens written to the provider's prompt cache (part of `inputTokens`). */
+  cacheWriteTokens?: number;
+  /** Output tokens spent on reasoning or thinking (part of `outputTokens`). */
+  reasoningTokens?: number;
 }
 
 /** One target tried (a request sent) or skipped (no request sent), in call order. */
@@ -22,12 +123,17 @@ export interface Attempt {
   ok: boolean;
   kind?: ErrorKind;
   status?: number;
-  /** True when no request was sent: open circuit, cooling, parked, local limit. */
+  /** True when no request was sent: open circuit, cooling, parked, local limit, unsupported. */
   skipped?: boolean;
-  /** How long the router waited before this attempt (a retry's delay). */
+  /** How long the router waited before this attempt (a retry's delay, time queued for budget). */
   waitedMs?: number;
   latencyMs: number;
   requestId?: string;
+}
+
+/** Reasoning effort for reasoning models (OpenAI `reasoning_effort`, Anthropic thinking). */
+export interface ReasoningOptions {
+  effort: 'minimal' | 'low' | 'medium' | 'high';
 }
 
 /** What `router.chat` and `router.stream` accept. */
@@ -37,19 +143,42 @@ export interface ChatRequest {
   messages: Message[];
   maxTokens?: number;
   temperature?: number;
+  tools?: Tool[];
+  /** @default 'auto' when tools are given */
+  toolChoice?: ToolChoice;
+  /** Whether the model may ask for several tool calls in one turn. @default the provider's (true) */
+  parallelToolCalls?: boolean;
+  responseFormat?: ResponseFormat;
+  stop?: string | string[];
+  topP?: number;
+  seed?: number;
+  /** An opaque end-user id (OpenAI `user`, Anthropic `metadata.user_id`). */
+  user?: string;
+  reasoning?: ReasoningOptions;
+  /** Merged verbatim into the request body of a provider, keyed by provider type or provider name. */
+  providerOptions?: Record<string, Record<string, unknown>>;
   tenant?: string;
   idempotencyKey?: string;
   /** Cancels waits and the in-flight request at once. */
   signal?: AbortSignal;
   /** Overall deadline for the whole call, waits included. */
   timeoutMs?: number;
-  /** Streams only: abandon a target that sends no content within this (overrides the provider's). */
+  /** Streams only: abandon a target that shows nothing within this (overrides the provider's). */
   firstTokenTimeoutMs?: number;
+  /** `false` bypasses the response cache for this call. @default true when `cache` is configured */
+  cache?: boolean;
 }
 
-/** The normalised answer, the same shape from every provider. */
-export interface ChatResult {
+/** The normalised answer, the same shape from every provider. `T` is the type of `object`. */
+export interface ChatResult<T = unknown> {
+  /** The answer's text; '' when the answer is only tool calls. */
   text: string;
+  /** Tool calls the model asked for; [] when none (`finishReason` is then not `tool_calls`). */
+  toolCalls: ToolCall[];
+  /** With `responseFormat`: the answer parsed (and validated against the schema). */
+  object?: T;
+  /** The assistant turn, to append to the history as it is; it replays on any provider. */
+  message: AssistantMessage;
   provider: string;
   model: string;
   finishReason: FinishReason;
@@ -57,10 +186,12 @@ export interface ChatResult {
   attempts: Attempt[];
   latencyMs: number;
   requestId?: string;
-  /** Streams only: from the call's start to the first content token (waits and fall-throughs included). */
+  /** Streams only: from the call's start to the first visible event (waits and fall-throughs included). */
   timeToFirstTokenMs?: number;
   /** True when this result was not fetched for this call but shared or replayed under its idempotencyKey. */
   replayed?: boolean;
+  /** True when this result came from the response cache: nothing was sent. */
+  cached?: boolean;
 }
 
 /** A rate-limit window read from a response's headers. */
@@ -77,4 +208,27 @@ export interface RateLimitSnapshot {
   tokens?: RateLimitWindow;
   inputTokens?: RateLimitWindow;
   outputTokens?: RateLimitWindow;
+}
+
+/** What `router.embed` accepts. */
+export interface EmbedRequest {
+  /** @default 'embeddings' */
+  chain?: string;
+  input: string | string[];
+  /** Vector length, for models that can shorten theirs (`text-embedding-3-*`). */
+  dimensions?: number;
+  tenant?: string;
+  signal?: AbortSignal;
+  /** Overall deadline for the whole call, every batch and wait included. */
+  timeoutMs?: number;
+}
+
+/** Vectors for every input, in input order, all from one model. */
+export interface EmbedResult {
+  embeddings: number[][];
+  provider: string;
+  model: string;
+  usage: { inputTokens: number };
+  attempts: Attempt[];
+  latencyMs: number;
 }

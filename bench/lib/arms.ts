@@ -20,7 +20,7 @@ export function sdkClient(baseURL: string, maxRetries: number, timeoutMs = 60_00
 
 /** One chat completion through the SDK, as a user would write it. */
 export function sdkCall(client: OpenAI, req: BenchRequest): Promise<OpenAI.ChatCompletion> {
-  return client.chat.completions.create({ model: MODEL, messages: req.messages, max_completion_tokens: req.maxTokens });
+  return client.chat.completions.create({ model: MODEL, messages: req.messages as OpenAI.ChatCompletionMessageParam[], max_completion_tokens: req.maxTokens });
 }
 
 /** What a user would retry on by hand: 408, 409, 429, 5xx and connection errors (the SDK's own list). */

@@ -49,7 +49,8 @@ const ANSWERS: Script = {
 
 function lastUserMessage(request: unknown): string {
   const messages = (request as { messages: Message[] }).messages;
-  return [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const content = [...messages].reverse().find((m) => m.role === 'user')?.content;
+  return typeof content === 'string' ? content : '';
 }
 
 /** A `respond` function for one persona: finds the case by its prompt; counts asks per prompt, so repeats are deterministic. */

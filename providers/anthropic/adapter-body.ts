@@ -21,7 +21,7 @@ export function anthropicBody(request: ProviderRequest): Anthropic.MessageCreate
     max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
     messages: request.messages
       .filter((m) => m.role !== 'system')
-      .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content })),
+      .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content as string })),
   };
   if (system.length > 0) body.system = system.join('\n\n');
   return body;

@@ -5,7 +5,7 @@ import { sdkLogger } from '../shared/sdk-logger.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
-import { anthropicBody, finishReasonOf } from './adapter-body.js';
+import { anthropicBody, DEFAULT_MAX_TOKENS, finishReasonOf } from './adapter-body.js';
 import { mapAnthropicError } from './map-error.js';
 import { streamAnthropic } from './stream.js';
 
@@ -31,6 +31,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
   return {
     name: provider.name,
     type: provider.type,
+    traits: { tokenCounting: 'heuristic', defaultMaxTokens: DEFAULT_MAX_TOKENS },
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       const where = { provider: provider.name, model: request.model };
       let data: Anthropic.Message;
@@ -43,6 +44,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
       if (!data || !Array.isArray(data.content)) throw malformedResponse(where, 'no content array');
       const usage = data.usage ?? ({} as Anthropic.Usage);
       return {
+        toolCalls: [],
         text: data.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
         finishReason: finishReasonOf(data.stop_reason),
         usage: {

@@ -106,7 +106,7 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
     if (typeof step === 'object' && 'fail' in step) throw failure(step, where, requestId);
     const { text, finishReason } = answer(request, step);
     return {
-      text, finishReason, model: request.model, requestId,
+      text, toolCalls: [], finishReason, model: request.model, requestId,
       usage: { inputTokens: promptTokens(request.messages), outputTokens: approxTokens(text) },
     };
   }
@@ -129,5 +129,5 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
     yield { type: 'finish', finishReason, usage: { inputTokens: promptTokens(request.messages), outputTokens: approxTokens(text) }, model: request.model };
   }
 
-  return { name: provider.name, type: provider.type, requests, chat, stream, async close() {} };
+  return { name: provider.name, type: provider.type, traits: { tokenCounting: 'heuristic' }, requests, chat, stream, async close() {} };
 }

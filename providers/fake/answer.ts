@@ -1,3 +1,4 @@
+import { messageText } from '../../src/message-text.js';
 import type { Message } from '../../src/types.js';
 
 const OPENERS = ['Sure.', 'Here is a short answer.', 'Good question.', 'In brief:', 'Happy to help.'];
@@ -26,13 +27,14 @@ export function approxTokens(text: string): number {
 /** Prompt tokens the way chat APIs count them: every message's text plus a few tokens of framing each. */
 export function promptTokens(messages: readonly Message[]): number {
   let total = 3;
-  for (const m of messages) total += 4 + approxTokens(m.content);
+  for (const m of messages) total += 4 + approxTokens(messageText(m));
   return total;
 }
 
 /** The deterministic reply a simulated model gives: same prompt and model, same words. */
 export function fakeAnswer(messages: readonly Message[], model: string): string {
-  const last = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const user = [...messages].reverse().find((m) => m.role === 'user');
+  const last = user ? messageText(user) : '';
   const h = stableHash(`${model}\u0000${last}`);
   const topic = last.trim().split(/\s+/).slice(0, 8).join(' ');
   return `${OPENERS[h % OPENERS.length]} You asked (${model}): "${topic}". ${BODIES[(h >>> 8) % BODIES.length]}`;

@@ -40,6 +40,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   return {
     name: provider.name,
     type: provider.type,
+    traits: { tokenCounting: 'characters', maxEmbeddingInputs: 2048 },
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       const where = { provider: provider.name, model: request.model };
       let data: OpenAI.ChatCompletion;
@@ -55,6 +56,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       if (!choice || typeof choice.message !== 'object') throw malformedResponse(where, 'no choices[0].message');
       return {
         text: choice.message.content ?? '',
+        toolCalls: [],
         finishReason: FINISH[choice.finish_reason] ?? 'other',
         usage: { inputTokens: data.usage?.prompt_tokens ?? 0, outputTokens: data.usage?.completion_tokens ?? 0 },
         model: data.model ?? request.model,

@@ -1,3 +1,4 @@
+import { messageText } from '../message-text.js';
 import type { Message } from '../types.js';
 
 /** A tokenizer's count for one text. */
@@ -42,6 +43,6 @@ export function openAILimiterTokens(text: string): number {
  */
 export function promptTokenEstimate(messages: readonly Message[], count: CountTokens = heuristicTokens): number {
   let total = 3;
-  for (const m of messages) total += 4 + count(m.content);
+  for (const m of messages) total += 4 + count(messageText(m));
   return total;
 }

@@ -85,7 +85,7 @@ describe('429 rate limits', () => {
     expect([openai(), anthropic()]).toEqual([2, 1]);
     await router.chat(ask());
     expect(openai()).toBe(2); // still cooling
-    clock.advance(200);
+    await clock.advance(200);
     await router.chat(ask());
     expect(openai()).toBe(3); // cooled down: tried again
   });

@@ -109,7 +109,7 @@ describe('429s from the simulator\'s rate limiter', () => {
     expect(skipped.attempts[0]).toMatchObject({ provider: 'openai', skipped: true, kind: 'rate_limited' });
     expect(sent('openai')).toBe(2);
 
-    clock.advance(60_000); // the reset the 429 named
+    await clock.advance(60_000); // the reset the 429 named
     expect((await router.chat(ask())).provider).toBe('openai');
     expect(sent('openai')).toBe(3);
   });
@@ -123,7 +123,7 @@ describe('429s from the simulator\'s rate limiter', () => {
     expect(next.attempts[0]).toMatchObject({ provider: 'openai', skipped: true, kind: 'local_limit' });
     expect(sent('openai')).toBe(1);
     expect(sim.stats().providers.openai!.rateLimited).toBe(0);
-    clock.advance(60_000);
+    await clock.advance(60_000);
     expect((await router.chat(ask())).provider).toBe('openai');
     expect(sim.stats().providers.openai!.byStatus).toEqual({ 200: 2 });
   });
@@ -136,7 +136,7 @@ describe('429s from the simulator\'s rate limiter', () => {
     });
     for (let i = 0; i < 20; i++) {
       expect((await router.chat(ask())).provider).toBe('anthropic');
-      clock.advance(1_000);
+      await clock.advance(1_000);
     }
     expect(sent('openai')).toBe(20);
     expect(router.breakerStates().openai).toBe('closed');

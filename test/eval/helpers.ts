@@ -8,7 +8,7 @@ export const silentLogger = pino({ level: 'silent' });
 
 /** A ChatResult for scoring tests. */
 export function chatResult(text: string): ChatResult {
-  return { text, provider: 'p', model: 'm', finishReason: 'stop', usage: { inputTokens: 10, outputTokens: 5 }, attempts: [], latencyMs: 1 };
+  return { text, toolCalls: [], message: { role: 'assistant', content: text }, provider: 'p', model: 'm', finishReason: 'stop', usage: { inputTokens: 10, outputTokens: 5 }, attempts: [], latencyMs: 1 };
 }
 
 /** An answered run, with only the facts a test cares about set. */

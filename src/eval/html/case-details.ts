@@ -1,5 +1,6 @@
 import type { EvalReport } from '../report-types.js';
 import { escapeHtml, excerpt } from './escape-html.js';
+import { messageText } from '../../message-text.js';
 
 const MAX_ANSWER_CHARS = 4000;
 
@@ -11,7 +12,7 @@ export function caseDetails(report: EvalReport): string {
     if (r.error && !firstErrors.has(key)) firstErrors.set(key, r.error.message);
   }
   return report.cases.map((c, i) => {
-    const messages = c.messages.map((m) => `<div><strong>${escapeHtml(m.role)}</strong><pre>${escapeHtml(m.content)}</pre></div>`).join('');
+    const messages = c.messages.map((m) => `<div><strong>${escapeHtml(m.role)}</strong><pre>${escapeHtml(messageText(m))}</pre></div>`).join('');
     const expects = c.expectations.length > 0 ? c.expectations.join(', ') : 'none (any answer passes)';
     const rows = c.cells.map((cell) => {
       const answer = cell.answer === undefined ? '<span class="note">no answer</span>' : `<pre>${escapeHtml(excerpt(cell.answer, MAX_ANSWER_CHARS))}</pre>`;

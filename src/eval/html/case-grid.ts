@@ -1,5 +1,6 @@
 import type { CaseCell, EvalReport } from '../report-types.js';
 import { escapeHtml, excerpt } from './escape-html.js';
+import { messageText } from '../../message-text.js';
 
 const SYMBOL: Readonly<Record<CaseCell['status'], string>> = { pass: '✓', fail: '✗', error: '!', mixed: '~' };
 
@@ -23,7 +24,8 @@ function cellHtml(caseId: string, cell: CaseCell, repeat: number): string {
 export function caseGrid(report: EvalReport): string {
   const head = report.targets.map((t) => `<th scope="col" title="${escapeHtml(t.key)}">${escapeHtml(t.key)}</th>`).join('');
   const rows = report.cases.map((c, i) => {
-    const prompt = c.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    const last = c.messages.filter((m) => m.role === 'user').at(-1);
+    const prompt = last ? messageText(last) : '';
     const flag = c.disagree ? '<span class="flag" title="targets disagree">≠</span>' : '';
     return `<tr class="${c.disagree ? 'disagree' : 'agree'}"><th scope="row" title="${escapeHtml(excerpt(prompt, 300))}"><a href="#case-${i}">${escapeHtml(c.id)}</a>${flag}</th>`
       + `${c.cells.map((cell) => cellHtml(c.id, cell, report.repeat)).join('')}</tr>`;
