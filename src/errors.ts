@@ -17,12 +17,14 @@ export type ErrorKind =
   | 'aborted'
   | 'invalid_request'
   | 'config'
-  | 'exhausted';
+  | 'exhausted'
+  | 'invalid_output'
+  | 'unsupported';
 
 export const ERROR_KINDS: readonly ErrorKind[] = Object.freeze([
   'rate_limited', 'quota_exhausted', 'server', 'timeout', 'transport', 'circuit_open', 'local_limit',
   'bad_request', 'context_length', 'content_filter', 'auth', 'not_found', 'aborted', 'invalid_request',
-  'config', 'exhausted',
+  'config', 'exhausted', 'invalid_output', 'unsupported',
 ]);
 
 /** The facts a `RouterError` carries besides its kind and message. */
@@ -37,6 +39,8 @@ export interface RouterErrorFacts {
   attempts?: Attempt[];
   /** Headroom the failing response reported, when it carried rate-limit headers. */
   rateLimit?: RateLimitSnapshot;
+  /** `invalid_output`: the model's raw text (an answer or a tool call's arguments) that did not parse or validate. */
+  raw?: string;
   cause?: unknown;
 }
 
@@ -52,6 +56,7 @@ export class RouterError extends Error {
   readonly retryAfterMs?: number;
   readonly requestId?: string;
   readonly rateLimit?: RateLimitSnapshot;
+  readonly raw?: string;
   attempts: Attempt[];
   override readonly cause: unknown;
 
@@ -66,6 +71,7 @@ export class RouterError extends Error {
     this.retryAfterMs = facts.retryAfterMs;
     this.requestId = facts.requestId;
     this.rateLimit = facts.rateLimit;
+    this.raw = facts.raw;
     this.attempts = facts.attempts ?? [];
     this.cause = facts.cause;
     Object.defineProperty(this, BRAND, { value: true });
@@ -75,7 +81,7 @@ export class RouterError extends Error {
   with(facts: RouterErrorFacts, message = this.message): RouterError {
     return new RouterError(this.kind, message, {
       provider: this.provider, model: this.model, status: this.status, code: this.code,
-      retryAfterMs: this.retryAfterMs, requestId: this.requestId, rateLimit: this.rateLimit,
+      retryAfterMs: this.retryAfterMs, requestId: this.requestId, rateLimit: this.rateLimit, raw: this.raw,
       attempts: this.attempts, cause: this.cause, ...facts,
     });
   }
