@@ -1,12 +1,17 @@
-// npm run bench [-- [--quick] [--out DIR] [SCENARIO ...]]
+// npm run bench [-- [--quick] [--out DIR] [--baseline-ref REF] [--ref-now REF] [SCENARIO ...]]
 // Runs the benchmark scenarios against the loopback simulator, prints each one's figures and ratios
 // to its baselines, and writes bench/results/<stamp>-<scenario>.json plus bench/results/summary.md.
+// --baseline-ref REF adds the arm "router (before: REF)" to the overhead and memory scenarios: REF is
+// materialised outside the repo (git archive into a temp folder, node_modules symlinked) and its router
+// imported next to this checkout's. --ref-now REF takes "now" from REF instead of the working tree.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { useRouterSource } from './lib/arms.js';
 import { canPin, machine, type Machine } from './lib/machine.js';
 import { TSX_LOADER } from './lib/node-child.js';
+import { cleanUpRefs, materialise, workingTree, type RouterSource } from './lib/refs.js';
 import { renderScenario, type ScenarioReport } from './lib/report.js';
 import type { BenchScenario } from './lib/scenario.js';
 import { fallback } from './scenarios/fallback.js';
@@ -22,10 +27,20 @@ interface Args {
   quick: boolean;
   out: string;
   names: string[];
+  /** --baseline-ref: the extra "router (before)" arm of the overhead and memory scenarios. */
+  baselineRef?: string;
+  /** --ref-now: "now" from this ref instead of the working tree (when the working tree does not run). */
+  refNow?: string;
 }
 
 function usage(): string {
-  return `usage: npm run bench -- [--quick] [--out DIR] [${SCENARIOS.map((s) => s.name).join('|')} ...]`;
+  return `usage: npm run bench -- [--quick] [--out DIR] [--baseline-ref REF] [--ref-now REF] [${SCENARIOS.map((s) => s.name).join('|')} ...]`;
+}
+
+function refArg(argv: string[], i: number, name: string): string {
+  const v = argv[i];
+  if (!v || v.startsWith('-')) throw new Error(`${name} needs a git ref (a commit, tag or branch)\n${usage()}`);
+  return v;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -34,6 +49,10 @@ function parseArgs(argv: string[]): Args {
     const a = argv[i]!;
     if (a === '--quick') args.quick = true;
     else if (a === '--out') args.out = resolve(argv[++i] ?? '');
+    else if (a === '--baseline-ref') args.baselineRef = refArg(argv, ++i, a);
+    else if (a.startsWith('--baseline-ref=')) args.baselineRef = a.slice('--baseline-ref='.length);
+    else if (a === '--ref-now') args.refNow = refArg(argv, ++i, a);
+    else if (a.startsWith('--ref-now=')) args.refNow = a.slice('--ref-now='.length);
     else if (a === '--help' || a === '-h') {
       console.log(usage());
       process.exit(0);
@@ -61,7 +80,7 @@ function relaunchPinned(argv: string[]): Promise<number> {
   return new Promise((res) => child.on('exit', (code, signal) => res(code ?? (signal ? 1 : 0))));
 }
 
-function summary(m: Machine, reports: ScenarioReport[], quick: boolean): string {
+function summary(m: Machine, reports: ScenarioReport[], quick: boolean, sources: { now: RouterSource; before?: RouterSource }): string {
   const head = [
     `# Switchyard benchmarks${quick ? ' (--quick: a smoke run, not a measurement)' : ''}`,
     '',
@@ -69,6 +88,7 @@ function summary(m: Machine, reports: ScenarioReport[], quick: boolean): string 
     `- machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.platform}`,
     `- Node ${m.node} (V8 ${m.v8})`,
     `- commit: ${m.commit}${m.dirty ? ' (with uncommitted changes)' : ''}`,
+    `- router now: ${sources.now.label}${sources.before ? `; router before: ${sources.before.label} (${sources.before.commit.slice(0, 12)})` : ''}`,
     `- command: \`${m.command}\``,
     `- pinning: ${m.pinning}`,
     '',
@@ -91,11 +111,19 @@ async function main(): Promise<void> {
     ? 'client (this process and client children) on core 1, simulator children on core 0 (taskset)'
     : args.quick ? 'none (--quick)' : 'none (taskset unavailable, fewer than 2 cores, or BENCH_NO_PIN=1): client and simulator share the cores');
   if (!pinned) process.env.BENCH_PIN = '0';
+  const sources = { now: args.refNow ? materialise(args.refNow) : workingTree(), before: args.baselineRef ? materialise(args.baselineRef) : undefined };
+  // A router that does not even load is reported here, before any scenario runs.
+  try {
+    await useRouterSource(sources.now.root);
+  } catch (err) {
+    throw new Error(`the router of ${sources.now.label} does not load (${(err as Error)?.message ?? err}); measure the last commit that does with --ref-now REF`);
+  }
   mkdirSync(args.out, { recursive: true });
   const stamp = m.date.replace(/[:.]/g, '-');
   const chosen = args.names.length ? SCENARIOS.filter((s) => args.names.includes(s.name)) : SCENARIOS;
   const log = (line: string) => process.stderr.write(`[bench ${((performance.now()) / 1000).toFixed(1)}s] ${line}\n`);
   log(`${m.cpuModel}, ${m.cores} cores, Node ${m.node}, commit ${m.commit}${args.quick ? ', --quick' : ''}`);
+  log(`router now: ${sources.now.label}${sources.now.ref ? ` in ${sources.now.root}` : ''}${sources.before ? `; before: ${sources.before.label} in ${sources.before.root}` : ''}`);
 
   const reports: ScenarioReport[] = [];
   let failed = false;
@@ -104,7 +132,7 @@ async function main(): Promise<void> {
     log(`${scenario.name}: start`);
     let report: ScenarioReport;
     try {
-      report = await scenario.run({ quick: args.quick, outDir: args.out, log });
+      report = await scenario.run({ quick: args.quick, outDir: args.out, log, sources });
     } catch (err) {
       failed = true;
       log(`${scenario.name}: FAILED ${(err as Error)?.stack ?? String(err)}`);
@@ -114,16 +142,18 @@ async function main(): Promise<void> {
     // A smoke run checks that every scenario runs and reports; its figures say nothing about targets.
     if (args.quick) report.targets = report.targets.map((t) => ({ ...t, pass: null, by: undefined }));
     reports.push(report);
-    writeFileSync(join(args.out, `${stamp}-${scenario.name}.json`), JSON.stringify({ machine: m, quick: args.quick, report }, null, 2));
+    writeFileSync(join(args.out, `${stamp}-${scenario.name}.json`), JSON.stringify({ machine: m, sources, quick: args.quick, report }, null, 2));
     console.log(`\n${renderScenario(report, false)}\n`);
     log(`${scenario.name}: done in ${(report.durationMs / 1000).toFixed(1)} s`);
   }
-  writeFileSync(join(args.out, 'summary.md'), summary(m, reports, args.quick));
+  writeFileSync(join(args.out, 'summary.md'), summary(m, reports, args.quick, sources));
   log(`wrote ${join(args.out, 'summary.md')} and ${reports.length} result files`);
+  cleanUpRefs();
   process.exit(failed ? 1 : 0);
 }
 
 main().catch((err) => {
   console.error(err instanceof Error ? err.message : err);
+  cleanUpRefs();
   process.exit(2);
 });

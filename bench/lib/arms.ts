@@ -1,7 +1,10 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import OpenAI from 'openai';
 import { pino } from 'pino';
-import { createRouter, type Router } from '../../src/router.js';
+import type { Router, RouterOptions } from '../../src/router.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
+import { REPO_ROOT } from './profile.js';
 import type { BenchRequest } from './prompts.js';
 
 export const MODEL = 'gpt-4o-mini';
@@ -90,12 +93,65 @@ export function chainConfig(baseURLs: { primary: string; secondary: string }, ex
   };
 }
 
-/** A router with a silent logger. */
-export function benchRouter(config: SwitchyardConfig): Router {
-  return createRouter(config, { logger: silentLogger });
+/** `createRouter` of one router source (this checkout's, or a git ref materialised by lib/refs.ts). */
+export type CreateRouter = (config: SwitchyardConfig, options?: RouterOptions) => Router;
+
+const loaded = new Map<string, Promise<CreateRouter>>();
+let current: CreateRouter | undefined;
+
+/**
+ * Imports `<root>/src/router.ts` (TypeScript, through the tsx loader every bench process runs under).
+ * Loaded on demand rather than by a static import, so that two versions of the router can sit in one
+ * process side by side, and so that a working tree that does not load fails the arm, not the harness.
+ */
+export function loadCreateRouter(root: string = REPO_ROOT): Promise<CreateRouter> {
+  let p = loaded.get(root);
+  if (!p) {
+    p = import(pathToFileURL(join(root, 'src', 'router.ts')).href).then((m: { createRouter?: CreateRouter }) => {
+      if (typeof m.createRouter !== 'function') throw new Error(`${root}/src/router.ts exports no createRouter`);
+      return m.createRouter;
+    });
+    loaded.set(root, p);
+  }
+  return p;
+}
+
+/** Sets which router source `benchRouter` builds from (this checkout's by default); call once before any scenario. */
+export async function useRouterSource(root: string = REPO_ROOT): Promise<void> {
+  current = await loadCreateRouter(root);
+}
+
+/** A router with a silent logger, from `create` or else the source `useRouterSource` chose. */
+export function benchRouter(config: SwitchyardConfig, create: CreateRouter | undefined = current): Router {
+  if (!create) throw new Error('benchRouter: no router source loaded (call useRouterSource first)');
+  return create(config, { logger: silentLogger });
 }
 
 /** One `router.chat` call for a bench request. */
 export function routerCall(router: Router, req: BenchRequest) {
   return router.chat({ messages: req.messages, maxTokens: req.maxTokens });
+}
+
+/**
+ * One arm of the overhead and memory scenarios, as plain data (it crosses into child processes):
+ * the bare SDK, or the scenario's router chain built from the router source at `root`.
+ */
+export type ArmSpec =
+  | { name: string; label: string; kind: 'sdk' }
+  | { name: string; label: string; kind: 'router'; root: string; tokenizer?: 'auto' | 'heuristic' };
+
+export interface Arm {
+  spec: ArmSpec;
+  call: () => Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** Builds an arm against two base URLs (the SDK uses the primary's). */
+export async function makeArm(spec: ArmSpec, baseURLs: { primary: string; secondary: string }, req: BenchRequest, extra: { timeoutMs?: number; windowMs?: number } = {}): Promise<Arm> {
+  if (spec.kind === 'sdk') {
+    const client = sdkClient(baseURLs.primary, 0, extra.timeoutMs);
+    return { spec, call: () => sdkCall(client, req), close: async () => {} };
+  }
+  const router = benchRouter(chainConfig(baseURLs, { ...extra, ...(spec.tokenizer ? { tokenizer: spec.tokenizer } : {}) }), await loadCreateRouter(spec.root));
+  return { spec, call: () => routerCall(router, req), close: () => router.close() };
 }

@@ -71,6 +71,43 @@ export async function closedLoop(concurrency: number, durationMs: number, fn: ()
   return { completed, errors, elapsedMs, cpuUs: cpu.user + cpu.system, latenciesUs };
 }
 
+export interface MixedLoopResult {
+  elapsedMs: number;
+  /** Process CPU (user + system) over the whole loop, µs: one figure for every arm together. */
+  cpuUs: number;
+  arms: Record<string, { completed: number; errors: number; latenciesUs: number[] }>;
+}
+
+/**
+ * One closed loop of `concurrency` workers in which every worker takes the arms in turn, call by call
+ * (worker w starts at arm w mod k, so at any moment the calls in flight are spread over the arms): every
+ * arm sees the same load, the same GC and the same event loop. Latency and completions per arm.
+ */
+export async function mixedClosedLoop(concurrency: number, durationMs: number, arms: ReadonlyArray<readonly [string, () => Promise<unknown>]>): Promise<MixedLoopResult> {
+  const out: MixedLoopResult['arms'] = Object.fromEntries(arms.map(([name]) => [name, { completed: 0, errors: 0, latenciesUs: [] as number[] }]));
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const until = t0 + durationMs;
+  const worker = async (w: number) => {
+    for (let i = w; performance.now() < until; i++) {
+      const [name, fn] = arms[i % arms.length]!;
+      const rec = out[name]!;
+      const s = process.hrtime.bigint();
+      try {
+        await fn();
+        rec.completed++;
+      } catch {
+        rec.errors++;
+      }
+      rec.latenciesUs.push(Number(process.hrtime.bigint() - s) / 1000);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
+  const elapsedMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return { elapsedMs, cpuUs: cpu.user + cpu.system, arms: out };
+}
+
 async function settle<T>(rec: CallRecord<T>, job: () => Promise<T>): Promise<void> {
   try {
     rec.value = await job();

@@ -12,6 +12,8 @@ export function pinCore(role: 'sim' | 'client'): string | undefined {
 
 export interface NodeChildOptions {
   role: 'sim' | 'client';
+  /** Pin to this core instead of the role's (only when pinning is on). */
+  core?: string;
   /** Extra node flags (`--expose-gc`, semi-space size, ...). */
   nodeFlags?: string[];
   args?: string[];
@@ -23,7 +25,7 @@ export interface NodeChildOptions {
 export function spawnNode(file: string | URL, options: NodeChildOptions): ChildProcess {
   const path = typeof file === 'string' ? file : fileURLToPath(file);
   const nodeArgs = [...(options.nodeFlags ?? []), '--import', TSX_LOADER, path, ...(options.args ?? [])];
-  const core = pinCore(options.role);
+  const core = pinCore(options.role) === undefined ? undefined : (options.core ?? pinCore(options.role));
   const [cmd, args] = core === undefined ? [process.execPath, nodeArgs] : ['taskset', ['-c', core, process.execPath, ...nodeArgs]];
   return spawn(cmd, args, {
     stdio: options.stdio ?? ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -4,6 +4,20 @@ import { fileURLToPath } from 'node:url';
 /** The repository root, to tell our code from everyone else's in a profile. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Other folders holding our code: git refs materialised by lib/refs.ts for a "before" arm. */
+const OTHER_ROOTS: string[] = [];
+
+/** Counts code under `root` (a materialised ref) as ours in profiles, like this checkout's. */
+export function registerSourceRoot(root: string): void {
+  const r = root.endsWith('/') ? root : `${root}/`;
+  if (r !== REPO_ROOT && !OTHER_ROOTS.includes(r)) OTHER_ROOTS.push(r);
+}
+
+function ownRoot(path: string): string | undefined {
+  if (path.startsWith(REPO_ROOT)) return REPO_ROOT;
+  return OTHER_ROOTS.find((r) => path.startsWith(r));
+}
+
 interface CallFrame {
   functionName: string;
   url: string;
@@ -31,8 +45,9 @@ export function category(frame: CallFrame): string {
     const pkg = rest.startsWith('@') ? rest.split('/').slice(0, 2).join('/') : rest.split('/')[0]!;
     return pkg === 'openai' ? 'openai SDK' : pkg;
   }
-  if (path.startsWith(REPO_ROOT)) {
-    const rel = path.slice(REPO_ROOT.length);
+  const root = ownRoot(path);
+  if (root) {
+    const rel = path.slice(root.length);
     if (rel.startsWith('src/')) return 'switchyard src/';
     if (rel.startsWith('providers/')) return 'switchyard providers/';
     if (rel.startsWith('bench/')) return 'bench harness';
@@ -43,7 +58,8 @@ export function category(frame: CallFrame): string {
 
 function where(frame: CallFrame): string {
   const path = frame.url.startsWith('file://') ? fileURLToPath(frame.url) : frame.url;
-  const rel = path.startsWith(REPO_ROOT) ? path.slice(REPO_ROOT.length) : path.replace(/^.*node_modules\//, '');
+  const root = ownRoot(path);
+  const rel = root ? `${root === REPO_ROOT ? '' : '(ref) '}${path.slice(root.length)}` : path.replace(/^.*node_modules\//, '');
   return `${frame.functionName || '(anonymous)'} ${rel}:${frame.lineNumber + 1}`;
 }
 

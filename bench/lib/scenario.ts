@@ -1,3 +1,4 @@
+import type { RouterSource } from './refs.js';
 import type { ScenarioReport } from './report.js';
 
 /** What every scenario gets from bench/run.ts. */
@@ -8,6 +9,11 @@ export interface BenchContext {
   outDir: string;
   /** A progress line on stderr. */
   log(line: string): void;
+  /**
+   * Where the router's code comes from: `now` is the working tree (or `--ref-now REF`); `before`, only
+   * with `--baseline-ref REF`, is the extra arm "router (before: REF)" of the overhead and memory scenarios.
+   */
+  sources: { now: RouterSource; before?: RouterSource };
 }
 
 export interface BenchScenario {

@@ -3,13 +3,15 @@
 import { get } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { benchRouter, chainConfig, routerCall, sdkCall, sdkClient } from '../lib/arms.js';
+import { benchRouter, chainConfig, loadCreateRouter, routerCall, sdkCall, sdkClient } from '../lib/arms.js';
 import { openLoop } from '../lib/load.js';
 import { request } from '../lib/prompts.js';
 
 export interface InFlightInput {
   kind: 'in-flight';
   arm: 'direct' | 'router';
+  /** The router source (lib/refs.ts) of a router arm: this checkout, or a materialised git ref. */
+  root?: string;
   simURL: string;
   /** The simulator's name for the slow provider (its in-flight count is polled). */
   slowProvider: string;
@@ -24,6 +26,7 @@ export interface InFlightInput {
 
 export interface SoakInput {
   kind: 'soak';
+  root: string;
   fastURL: string;
   ratePerSec: number;
   durationMs: number;
@@ -63,11 +66,12 @@ function inFlightAt(simURL: string, provider: string): Promise<number> {
 const req = request('Write a haiku about queues.', 64);
 
 async function inFlight(o: InFlightInput) {
-  const warm = o.arm === 'router' ? benchRouter(chainConfig({ primary: o.fastURL, secondary: o.fastURL })) : undefined;
+  const create = o.arm === 'router' ? await loadCreateRouter(o.root) : undefined;
+  const warm = create ? benchRouter(chainConfig({ primary: o.fastURL, secondary: o.fastURL }), create) : undefined;
   const warmClient = sdkClient(o.fastURL, 0);
   for (let i = 0; i < o.warmup; i++) await (warm ? routerCall(warm, req) : sdkCall(warmClient, req));
   await warm?.close();
-  const router = o.arm === 'router' ? benchRouter(chainConfig({ primary: o.slowURL, secondary: o.slowURL }, { timeoutMs: 300_000 })) : undefined;
+  const router = create ? benchRouter(chainConfig({ primary: o.slowURL, secondary: o.slowURL }, { timeoutMs: 300_000 }), create) : undefined;
   const client = sdkClient(o.slowURL, 0, 300_000);
   const call = router ? () => routerCall(router, req) : () => sdkCall(client, req);
 
@@ -106,7 +110,7 @@ async function inFlight(o: InFlightInput) {
 }
 
 async function soak(o: SoakInput) {
-  const router = benchRouter(chainConfig({ primary: o.fastURL, secondary: o.fastURL }, o.windowMs ? { windowMs: o.windowMs } : {}));
+  const router = benchRouter(chainConfig({ primary: o.fastURL, secondary: o.fastURL }, o.windowMs ? { windowMs: o.windowMs } : {}), await loadCreateRouter(o.root));
   for (let i = 0; i < o.warmup; i++) await routerCall(router, req);
   const samples: Array<{ tMs: number } & Mem> = [];
   const eld = monitorEventLoopDelay({ resolution: 1 });

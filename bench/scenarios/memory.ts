@@ -34,32 +34,36 @@ export const memory: BenchScenario = {
     const soakWindowMs = q ? 1_000 : 60_000;
     const warmup = q ? 30 : 300;
     const fitFromMs = q ? 500 : 62_000;
+    const { now, before } = ctx.sources;
+    const arms = before ? ['direct', 'before', 'router'] : ['direct', 'router'];
+    const LABEL: Record<string, string> = {
+      direct: 'bare SDK', before: `router (before: ${before?.label})`, router: `router (${now.ref ? `now: ${now.label}` : 'now'})`,
+    };
+    const ROOT: Record<string, string | undefined> = { direct: undefined, before: before?.root, router: now.root };
     const sim = await SimProcess.launch({
       seed: 51,
       providers: {
-        'slow-direct': { type: 'openai', latency: { baseMs: slowMs }, limits: UNLIMITED_SIM },
-        'slow-router': { type: 'openai', latency: { baseMs: slowMs }, limits: UNLIMITED_SIM },
+        ...Object.fromEntries(arms.map((a) => [`slow-${a}`, { type: 'openai' as const, latency: { baseMs: slowMs }, limits: UNLIMITED_SIM }])),
         fast: { type: 'openai', limits: UNLIMITED_SIM },
       },
     });
-    const arms = ['direct', 'router'] as const;
     const held: Record<string, InFlightOut> = {};
     let soaked: SoakOut;
-    const inFlight = async (arm: (typeof arms)[number]) => {
-      ctx.log(`memory: ${n.toLocaleString('en-US')} calls in flight, ${arm} (upstream answers after ${slowMs / 1000} s)`);
+    const inFlight = async (arm: string) => {
+      ctx.log(`memory: ${n.toLocaleString('en-US')} calls in flight, ${LABEL[arm]} (upstream answers after ${slowMs / 1000} s)`);
       held[arm] = await child<InFlightOut>({
-        kind: 'in-flight', arm, simURL: sim.ready.url, slowProvider: `slow-${arm}`, slowURL: sim.baseURL(`slow-${arm}`), fastURL: sim.baseURL('fast'),
+        kind: 'in-flight', arm: arm === 'direct' ? 'direct' : 'router', root: ROOT[arm], simURL: sim.ready.url, slowProvider: `slow-${arm}`, slowURL: sim.baseURL(`slow-${arm}`), fastURL: sim.baseURL('fast'),
         n, holdMs, launchLimitMs: slowMs - holdMs - (q ? 300 : 3_000), warmup,
       });
     };
     const soak = async () => {
       ctx.log(`memory: soak, router at ${soakRate} calls/s for ${soakMs / 1000} s, heap sampled after gc() every ${sampleEveryMs / 1000} s`);
-      return child<SoakOut>({ kind: 'soak', fastURL: sim.baseURL('fast'), ratePerSec: soakRate, durationMs: soakMs, sampleEveryMs, windowMs: q ? soakWindowMs : undefined, warmup });
+      return child<SoakOut>({ kind: 'soak', root: now.root, fastURL: sim.baseURL('fast'), ratePerSec: soakRate, durationMs: soakMs, sampleEveryMs, windowMs: q ? soakWindowMs : undefined, warmup });
     };
     try {
       if (q) {
-        // A smoke test: all three children at once.
-        [, , soaked] = await Promise.all([inFlight('direct'), inFlight('router'), soak()]);
+        // A smoke test: every child at once.
+        soaked = (await Promise.all([soak(), ...arms.map(inFlight)]))[0];
       } else {
         for (const arm of arms) await inFlight(arm);
         soaked = await soak();
@@ -69,13 +73,14 @@ export const memory: BenchScenario = {
     }
 
     const per = (arm: string, k: keyof Mem, phase: 'hold' | 'after' = 'hold') => (held[arm]![phase][k] - held[arm]!.base[k]) / n;
-    const addHeap = per('router', 'heapUsed') - per('direct', 'heapUsed');
-    const addRss = per('router', 'rss') - per('direct', 'rss');
+    const over = (arm: string, k: keyof Mem) => per(arm, k) - per('direct', k);
+    const addHeap = over('router', 'heapUsed');
+    const addRss = over('router', 'rss');
     const fitted = soaked.samples.filter((s) => s.tMs >= fitFromMs);
     const slopeMbPerMin = linearFit(fitted.map((s) => s.tMs / 60_000), fitted.map((s) => s.heapUsed / 2 ** 20)).slope;
     const rssSlope = linearFit(fitted.map((s) => s.tMs / 60_000), fitted.map((s) => s.rss / 2 ** 20)).slope;
 
-    const row = (label: string, f: (arm: string) => string) => [label, ...arms.map(f), ''];
+    const row = (label: string, f: (arm: string) => string) => [label, ...arms.map(f)];
     const rows = [
       row('calls reaching the upstream at once', (a) => `${held[a]!.reached.toLocaleString('en-US')} of ${n.toLocaleString('en-US')}`),
       row('time to launch them all', (a) => ms(held[a]!.launchMs)),
@@ -87,8 +92,8 @@ export const memory: BenchScenario = {
       row('event-loop delay p99 while launching', (a) => ms(held[a]!.launchEldP99Ms)),
       row('failed calls', (a) => String(held[a]!.failed)),
     ];
-    rows.push(['router heap over bare SDK, per in-flight call', '', '', kib(addHeap)]);
-    rows.push(['router RSS over bare SDK, per in-flight call', '', '', kib(addRss)]);
+    rows.push(row('heap over bare SDK, per in-flight call', (a) => (a === 'direct' ? '' : kib(over(a, 'heapUsed')))));
+    rows.push(row('RSS over bare SDK, per in-flight call', (a) => (a === 'direct' ? '' : kib(over(a, 'rss')))));
     const soakRows = [
       ['calls (failed)', `${soaked.calls.toLocaleString('en-US')} (${soaked.failed})`],
       [`heap slope after ${fitFromMs / 1000} s (gc() before each sample)`, `${num(slopeMbPerMin, 2)} MB/min`],
@@ -100,6 +105,9 @@ export const memory: BenchScenario = {
     const targets: TargetCheck[] = [
       check('router heap over bare SDK per in-flight call', '≤ 2 KiB', kib(addHeap), addHeap <= 2048, `+${kib(addHeap - 2048)} over (${num(addHeap / 2048, 2)}x)`),
       check('router RSS over bare SDK per in-flight call', '≤ 2 KiB', kib(addRss), addRss <= 2048, `+${kib(addRss - 2048)} over (${num(addRss / 2048, 2)}x)`),
+      ...(before ? [
+        check('router heap over bare SDK per in-flight call, now vs before', '≤ before\'s', `${kib(addHeap)} vs ${kib(over('before', 'heapUsed'))}`, addHeap <= over('before', 'heapUsed'), `+${kib(addHeap - over('before', 'heapUsed'))} worse`),
+      ] : []),
       check('event-loop delay p99 with 10k in flight (router)', '≤ 10 ms', ms(held99), held99 <= 10, `${num(held99 - 10)} ms over`),
       check('soak heap slope (router)', '< 1 MB/min', `${num(slopeMbPerMin, 2)} MB/min`, slopeMbPerMin < 1, `${num(slopeMbPerMin - 1, 2)} MB/min over`),
     ];
@@ -112,16 +120,16 @@ export const memory: BenchScenario = {
       name: 'memory', title: this.title,
       method: [
         `Upstream answers after ${slowMs / 1000} s. Each arm runs in a fresh child process (--expose-gc, core 1): warm up on a fast provider, gc(), read memory, start ${n.toLocaleString('en-US')} calls (200 per macrotask), wait until the simulator has them all in flight, hold ${holdMs / 1000} s, gc(), read memory again.`,
-        'Per-call figures = (held − before) ÷ calls; the router\'s cost is its figure minus the bare SDK\'s (the fetch baseline itself costs tens of KiB per call). The router config is scenario 1\'s (two-target chain, breaker, budgets, retries; default tokenizer).',
+        `Per-call figures = (held − before) ÷ calls; the router\'s cost is its figure minus the bare SDK\'s (the fetch baseline itself costs tens of KiB per call). The router config is scenario 1\'s (two-target chain, breaker, budgets, retries; default tokenizer).${before ? ` The "before" arm runs the router of ${before.label} (materialised outside the repo, node_modules symlinked) in a fresh child of its own, like the others.` : ''}`,
         `Event-loop delay from perf_hooks.monitorEventLoopDelay (1 ms resolution) while holding, and separately while launching.`,
         `Soak: the same router at ${soakRate} calls/s (open loop, zero-latency upstream) for ${soakMs / 1000} s; heap read after gc() every ${sampleEveryMs / 1000} s; slope by least squares over samples after ${fitFromMs / 1000} s (the budgets' rolling ${soakWindowMs / 1000} s window holds an entry per request until then, which is bounded growth, not a leak).`,
       ],
       tables: [
-        { title: `${n.toLocaleString('en-US')} calls in flight`, columns: ['metric', 'bare SDK', 'router', 'router − bare SDK'], rows },
+        { title: `${n.toLocaleString('en-US')} calls in flight`, columns: ['metric', ...arms.map((a) => LABEL[a]!)], rows },
         { title: 'Soak (router)', columns: ['metric', 'value'], rows: soakRows },
       ],
       targets, notes,
-      data: { n, slowMs, holdMs, held, soak: { soakMs, soakRate, sampleEveryMs, fitFromMs, slopeMbPerMin, rssSlope, ...soaked } },
+      data: { n, slowMs, holdMs, arms, labels: LABEL, held, soak: { soakMs, soakRate, sampleEveryMs, fitFromMs, slopeMbPerMin, rssSlope, ...soaked } },
     };
   },
 };

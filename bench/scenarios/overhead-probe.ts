@@ -2,14 +2,14 @@
 // allocated per call, and CPU / allocation profiles that say where a router call's time goes.
 import { PerformanceObserver } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { benchRouter, chainConfig, routerCall, sdkCall, sdkClient } from '../lib/arms.js';
-import { allocationProfile, cpuProfile, type Breakdown } from '../lib/profile.js';
+import { makeArm, type Arm, type ArmSpec } from '../lib/arms.js';
+import { allocationProfile, cpuProfile, registerSourceRoot, type Breakdown } from '../lib/profile.js';
 import { request } from '../lib/prompts.js';
 import { median } from '../lib/stats.js';
 
 export interface ProbeInput {
   baseURLs: { primary: string; secondary: string };
-  arms: string[];
+  arms: ArmSpec[];
   warmup: number;
   trials: number;
   callsPerTrial: number;
@@ -31,17 +31,11 @@ const gc = (globalThis as { gc?: () => void }).gc;
 async function main(input: ProbeInput): Promise<ProbeOutput> {
   if (!gc) throw new Error('run with --expose-gc');
   const req = request('Say hello in one short sentence, please.', 64);
-  const direct = sdkClient(input.baseURLs.primary, 0);
-  const routers = {
-    router: benchRouter(chainConfig(input.baseURLs)),
-    'router-heuristic': benchRouter(chainConfig(input.baseURLs, { tokenizer: 'heuristic' })),
-  };
-  const fns: Record<string, () => Promise<unknown>> = {
-    direct: () => sdkCall(direct, req),
-    router: () => routerCall(routers.router, req),
-    'router-heuristic': () => routerCall(routers['router-heuristic'], req),
-  };
-  const arms = input.arms.filter((a) => fns[a]);
+  for (const spec of input.arms) if (spec.kind === 'router') registerSourceRoot(spec.root);
+  const built: Arm[] = [];
+  for (const spec of input.arms) built.push(await makeArm(spec, input.baseURLs, req));
+  const fns: Record<string, () => Promise<unknown>> = Object.fromEntries(built.map((a) => [a.spec.name, a.call]));
+  const arms = input.arms.map((a) => a.name);
   for (const arm of arms) for (let i = 0; i < input.warmup; i++) await fns[arm]!();
 
   const gcAt: number[] = [];
@@ -82,7 +76,7 @@ async function main(input: ProbeInput): Promise<ProbeOutput> {
       out.alloc[arm] = await allocationProfile(input.profileCalls, run);
     }
   }
-  for (const r of Object.values(routers)) await r.close();
+  for (const a of built) await a.close();
   return out;
 }
 
