@@ -1,17 +1,21 @@
+// The public entry: an explicit list. Test hooks live in `switchyard-llm/testing`.
 export { createRouter } from './router.js';
 export type { Router, RouterOptions } from './router.js';
-export type { StreamEvent } from './stream.js';
+export type { StreamEvent } from './calls/stream.js';
 export { RouterError, isRouterError, ERROR_KINDS } from './errors.js';
 export type { ErrorKind, RouterErrorFacts } from './errors.js';
-export { defineConfig, loadConfig, resolveConfig } from './config/index.js';
-export type { SwitchyardConfig, ResolvedConfig, Target, ProviderType, FakeStep } from './config/index.js';
-export type { ChatRequest, ChatResult, Attempt, Message, Usage, FinishReason, RateLimitSnapshot, RateLimitWindow } from './types.js';
+export { defineConfig, loadConfig } from './config/index.js';
+export type { SwitchyardConfig, ResolvedConfig, FakeStep } from './config/index.js';
+export type {
+  ChatRequest, ChatResult, Attempt, Message, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ContentPart,
+  TextPart, ImagePart, FilePart, Tool, ToolCall, ToolChoice, ResponseFormat, ReasoningOptions, ProviderParts, JSONSchema,
+  SchemaInput, Usage, FinishReason, RateLimitSnapshot, RateLimitWindow, EmbedRequest, EmbedResult,
+} from './types.js';
 export type { RouterEvents, RouterEventName, Listener } from './observe/events.js';
-export type { Clock } from './clock.js';
 export { systemClock } from './clock.js';
-export type { StateStore, Block, BudgetLimits, BudgetRequest, BudgetGrant, IdempotencyState } from './store/state-store.js';
-export { MemoryStore, memoryStore } from './store/memory-store.js';
-export { RedisStore, redisStore } from './store/redis-store.js';
+export type { Clock, Timer, TimerOptions } from './clock.js';
+export { memoryStore } from './store/memory-store.js';
+export { redisStore } from './store/redis-store.js';
 export type { RedisStoreOptions } from './store/redis-store.js';
+export type { StateStore, Block, BudgetLimits, BudgetRequest, BudgetGrant, IdempotencyState } from './store/state-store.js';
 export type { BreakerState } from './policy/circuit-breaker.js';
-export type { ProviderAdapter, ProviderRequest, ProviderResponse, ProviderStreamEvent, FakeAdapter } from '../providers/index.js';

@@ -1,5 +1,7 @@
 import { createAdapter } from '../providers/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
+import { chatCall } from './calls/chat.js';
+import { streamCall, type StreamEvent } from './calls/stream.js';
 import { systemClock, type Clock } from './clock.js';
 import { resolveConfig, type ResolvedConfig, type SwitchyardConfig } from './config/index.js';
 import { RouterError } from './errors.js';
@@ -7,10 +9,11 @@ import { EventHub, type Listener, type RouterEventName } from './observe/events.
 import { createLogger, type Logger } from './observe/logger.js';
 import { Admission } from './policy/admission.js';
 import { Breakers } from './policy/breakers.js';
-import { Idempotency } from './policy/idempotency.js';
 import type { BreakerState } from './policy/circuit-breaker.js';
-import { runChain } from './policy/fallback.js';
-import { streamCall, type StreamEvent } from './stream.js';
+import { Idempotency } from './policy/idempotency.js';
+import { StallGuard } from './policy/stall-guard.js';
+import { buildTargets } from './policy/target-runtime.js';
+import { Tenants } from './policy/tenants.js';
 import { validateRequest } from './request-schema.js';
 import type { Call, Runtime } from './runtime.js';
 import { memoryStore } from './store/memory-store.js';
@@ -22,7 +25,7 @@ import type { ChatRequest, ChatResult } from './types.js';
 export interface RouterOptions {
   /** A pino logger. @default pino at the config's `log.level`, to stderr */
   logger?: Logger;
-  /** Time source for waits and cooling. @default the system clock */
+  /** Time source for every wait, timer and timestamp of the router. @default the system clock */
   clock?: Clock;
   /** Source of jitter. @default Math.random */
   random?: () => number;
@@ -43,15 +46,22 @@ export interface Router {
   stream(request: ChatRequest): AsyncIterable<StreamEvent>;
   /** Listens to `attempt`, `retry`, `fallback`, `breaker`, `quota` or `ratelimit`; returns an unsubscribe. */
   on<E extends RouterEventName>(event: E, fn: Listener<E>): () => void;
-  /** The adapter of a provider by name (the `fake` one exposes its request log). */
-  adapter(provider: string): ProviderAdapter;
-  /** The state of every circuit breaker used so far. */
+  /** The state of every circuit breaker. */
   breakerStates(): Record<string, BreakerState>;
   /** The validated config with defaults filled in. */
   readonly config: ResolvedConfig;
   /** Stops breakers, timers and store connections. Calls made after it throw. */
   close(): Promise<void>;
 }
+
+/** What `switchyard-llm/testing` reaches into: never part of the public API. */
+export interface RouterInternals {
+  adapters: ReadonlyMap<string, ProviderAdapter>;
+  runtime: Runtime;
+}
+
+/** The key under which a router carries its internals for `switchyard-llm/testing`. */
+export const INTERNALS: unique symbol = Symbol.for('switchyard.internals') as never;
 
 /**
  * Builds a router from a config. Throws `RouterError` kind `config` naming every failing path.
@@ -64,26 +74,27 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const logger = options.logger ?? createLogger(resolved.log.level);
   const clock = options.clock ?? systemClock;
   const events = new EventHub((event, err) => logger.warn({ event, err: String(err) }, 'event listener threw'));
-  const breakers = new Breakers(resolved.breaker, (key, state) => {
+  const breakers = new Breakers(resolved.breaker, clock, (key, state) => {
     logger.warn({ breaker: key, state }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
     events.emit('breaker', { key, state });
   });
   const adapters = new Map<string, ProviderAdapter>();
-  for (const provider of Object.values(resolved.providers)) {
-    adapters.set(provider.name, createAdapter({ provider, clock, logger }));
-  }
+  for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger }));
   const store = options.store
     ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore());
   const rt: Runtime = {
-    config: resolved, adapters, breakers, clock, events, logger, store,
-    admission: new Admission(resolved, store, clock, logger),
+    config: resolved, chains: buildTargets(resolved, adapters, breakers), clock, events, logger, store,
+    admission: new Admission(store, clock),
+    stallGuard: new StallGuard(clock),
     random: options.random ?? Math.random,
+    retryPolicy: { ...resolved.retry, parkMs: resolved.quota.parkMs },
   };
+  const tenants = new Tenants(resolved.tenants);
   const idempotency = new Idempotency(store, clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);
   let closed = false;
 
   /** Validates a call and starts its clock; nothing is sent for a call that is invalid or already aborted. */
-  function begin(request: ChatRequest, what: string): Call {
+  function begin(request: ChatRequest, what: string): Call<ChatRequest> {
     if (closed) throw new RouterError('invalid_request', 'router is closed');
     validateRequest(request, resolved.chains);
     if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
@@ -91,40 +102,28 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     const chain = request.chain ?? 'default';
     if (resolved.log.logPrompts) logger.debug({ chain, messages: request.messages }, `${what} call`);
     return {
-      chain, request, startedAtMs, attempts: [],
+      chain, targets: rt.chains.get(chain)!, request, tenant: tenants.resolve(request.tenant),
+      signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
       deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
     };
   }
 
-  async function chat(request: ChatRequest): Promise<ChatResult> {
-    const call = begin(request, 'chat');
-    if (request.idempotencyKey !== undefined) return idempotency.run(request.idempotencyKey, request, call.chain, () => send(call));
-    return send(call);
-  }
-
-  async function send(call: Call): Promise<ChatResult> {
-    const startedAtMs = call.startedAtMs;
-    const { value, target } = await runChain(rt, call, (adapter, req, attempt) => adapter.chat(req, attempt));
-    return {
-      text: value.text,
-      toolCalls: value.toolCalls,
-      message: { role: 'assistant', content: value.text },
-      provider: target.provider,
-      model: target.model,
-      finishReason: value.finishReason,
-      usage: value.usage,
-      attempts: call.attempts,
-      latencyMs: clock.now() - startedAtMs,
-      requestId: value.requestId,
-    };
+  function chat(request: ChatRequest): Promise<ChatResult> {
+    let call: Call<ChatRequest>;
+    try {
+      call = begin(request, 'chat');
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (request.idempotencyKey !== undefined) return idempotency.run(request.idempotencyKey, request, call.chain, () => chatCall(rt, call));
+    return chatCall(rt, call);
   }
 
   function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
-    if (request.idempotencyKey !== undefined) {
+    if (request?.idempotencyKey !== undefined) {
       throw new RouterError('invalid_request', 'idempotencyKey is supported by router.chat only: a stream cannot be replayed');
     }
     const call = begin(request, 'stream');
-    call.streaming = true;
     let iterated = false;
     return {
       [Symbol.asyncIterator]: () => {
@@ -135,24 +134,22 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     };
   }
 
-  return {
+  const router: Router & { [INTERNALS]?: RouterInternals } = {
     chat,
     stream,
     on: (event, fn) => events.on(event, fn),
-    adapter(provider) {
-      const adapter = adapters.get(provider);
-      if (!adapter) throw new RouterError('invalid_request', `unknown provider "${provider}"`);
-      return adapter;
-    },
     breakerStates: () => breakers.states(),
     config: resolved,
     async close() {
       if (closed) return;
       closed = true;
       breakers.shutdown();
+      rt.stallGuard.stop();
       events.clear();
       await Promise.all([...adapters.values()].map((a) => a.close()));
-      await rt.store.close();
+      await store.close();
     },
   };
+  Object.defineProperty(router, INTERNALS, { value: { adapters, runtime: rt } satisfies RouterInternals, enumerable: false });
+  return router;
 }

@@ -1,35 +1,44 @@
-import type { ProviderAdapter } from '../providers/types.js';
 import type { Clock } from './clock.js';
 import type { ResolvedConfig } from './config/index.js';
+import type { NextStepPolicy } from './decide/next-step.js';
 import type { EventHub } from './observe/events.js';
 import type { Logger } from './observe/logger.js';
 import type { Admission } from './policy/admission.js';
-import type { Breakers } from './policy/breakers.js';
+import type { StallGuard } from './policy/stall-guard.js';
+import type { TargetRuntime } from './policy/target-runtime.js';
+import type { TenantRuntime } from './policy/tenants.js';
 import type { StateStore } from './store/state-store.js';
-import type { Attempt, ChatRequest } from './types.js';
+import type { Attempt } from './types.js';
 
 /** What the policies share for the life of a router. */
 export interface Runtime {
   config: ResolvedConfig;
-  adapters: ReadonlyMap<string, ProviderAdapter>;
-  breakers: Breakers;
+  /** Every chain's targets, built once with the router. */
+  chains: ReadonlyMap<string, readonly TargetRuntime[]>;
   admission: Admission;
   store: StateStore;
   clock: Clock;
   events: EventHub;
   logger: Logger;
   random: () => number;
+  stallGuard: StallGuard;
+  /** The decision table's settings (`retry` plus `quota.parkMs`), made once. */
+  retryPolicy: NextStepPolicy;
 }
 
-/** One call to `chat` (or `stream`), from validation to result. */
-export interface Call {
+/** One call to `chat`, `stream` or `embed`, from validation to result. */
+export interface Call<R = unknown> {
   chain: string;
-  request: ChatRequest;
+  targets: readonly TargetRuntime[];
+  /** The caller's request, as given. */
+  request: R;
+  tenant: TenantRuntime;
+  signal?: AbortSignal;
+  /** The caller's `timeoutMs`, for messages. */
+  timeoutMs?: number;
   startedAtMs: number;
   /** Epoch ms after which the call must end (the caller's `timeoutMs`). */
   deadlineAtMs?: number;
   /** Every target tried or skipped, in order; returned on the result or the error. */
   attempts: Attempt[];
-  /** A stream holds its attempt (and its concurrency slot) until the last chunk. */
-  streaming?: boolean;
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FakeAdapter } from '../providers/fake/adapter.js';
 import { createRouter } from '../src/router.js';
 import { captureLogger } from './support/capture-logger.js';
+import { fakeRequests } from '../src/testing/index.js';
 
 // Timing logic on fake timers and the in-process fake provider: a 30 s reset in microseconds.
 beforeEach(() => {
@@ -18,7 +18,7 @@ function routerWith(primaryOutcome: () => unknown) {
     retry: { maxAttempts: 1 },
     breaker: { volumeThreshold: 4, errorThresholdPercentage: 50, resetTimeoutMs: 30_000, windowMs: 10_000 },
   }, { logger: captureLogger().logger });
-  const primary = router.adapter('primary') as FakeAdapter;
+  const primary = { requests: fakeRequests(router, 'primary') };
   return { router, sent: () => primary.requests.length };
 }
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] };

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { FairQueue, type Waiter } from '../src/policy/fair-queue.js';
 import type { BudgetGrant } from '../src/store/state-store.js';
+import { VirtualClock } from './support/virtual-clock.js';
 
 /** A budget of `free` slots the queue hands out; `release()` frees one and notifies. */
 function harness(free: number, pollMs?: number) {
-  const queue = new FairQueue(pollMs);
+  const queue = new FairQueue(new VirtualClock(), pollMs);
   const served: string[] = [];
   let slots = free;
   const waiter = (tenant: string, share = 1): Waiter & { result?: BudgetGrant } => {
@@ -79,7 +80,7 @@ describe('FairQueue', () => {
   });
 
   it('gives back room granted to a waiter that left while its attempt was in flight', async () => {
-    const queue = new FairQueue(undefined);
+    const queue = new FairQueue(new VirtualClock(), undefined);
     let slots = 1;
     let undone = 0;
     let resolveAttempt!: (g: BudgetGrant) => void;
@@ -102,7 +103,8 @@ describe('FairQueue', () => {
   });
 
   it('retries by itself when the store says when room returns', async () => {
-    const queue = new FairQueue(undefined);
+    const clock = new VirtualClock({ autoAdvance: false });
+    const queue = new FairQueue(clock, undefined);
     let now = 0;
     const w: Waiter & { result?: BudgetGrant } = {
       tenant: 't', share: 1, done: false,
@@ -114,7 +116,9 @@ describe('FairQueue', () => {
       undo: () => {},
     };
     queue.enqueue(w);
-    await new Promise((r) => setTimeout(r, 60));
+    await clock.advance(19);
+    expect(w.result).toBeUndefined();
+    await clock.advance(1);
     expect(w.result).toEqual({ ok: true });
   });
 });

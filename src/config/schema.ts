@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULTS } from './defaults.js';
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
@@ -19,9 +20,11 @@ const budgetFields = {
 export const limitsSchema = z.object({
   ...budgetFields,
   models: z.record(z.string().min(1), z.object(budgetFields).strict()).optional(),
+  /** Budgets of the embeddings endpoint, which providers count apart from chat (none unless set). */
+  embeddings: z.object(budgetFields).strict().optional(),
   /** How long a call may wait in the queue for room before the target is skipped. @default retry.maxInlineWaitMs */
   maxQueueMs: nonNegativeInt.optional(),
-  /** Length of the rolling window. @default 60000 (only tests and simulators change it) */
+  /** Length of the rolling window (only tests and simulators change it). @default 60000 */
   windowMs: positiveInt.optional(),
   /** Output tokens reserved for a call that sets no maxTokens (Anthropic calls reserve what is sent). @default 1024 */
   reserveOutputTokens: positiveInt.optional(),
@@ -32,7 +35,7 @@ export const limitsSchema = z.object({
 /** A tenant's weight in the fair queues, and optional budgets of its own across every target. */
 export const tenantSchema = z.object({
   /** Relative share when targets are contended: share 2 is served twice as often as share 1. @default 1 */
-  share: z.number().positive().default(1),
+  share: z.number().positive().default(DEFAULTS.tenant.share),
   ...budgetFields,
   windowMs: positiveInt.optional(),
 }).strict();
@@ -41,13 +44,27 @@ const providerBase = {
   apiKey: z.string().min(1).optional(),
   apiKeyEnv: z.string().min(1).optional(),
   baseURL: z.url().optional(),
-  /** Per-attempt timeout for this provider; for a stream, also the longest gap allowed between chunks. */
+  /** Per-attempt timeout for this provider; for a stream, also the longest gap allowed between chunks. @default 60000 */
   timeoutMs: positiveInt.optional(),
   /** Streams only: a target that sends no content within this is abandoned for the next one. */
   firstTokenTimeoutMs: positiveInt.optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** Query parameters sent with every request (Azure OpenAI's `api-version`). */
+  query: z.record(z.string(), z.string()).optional(),
   limits: limitsSchema.optional(),
 };
+
+/**
+ * What an `openai-compatible` server cannot do; a request that needs it skips the target without a
+ * request (`unsupported`). Every capability is assumed present unless set to false.
+ */
+export const capabilitiesSchema = z.object({
+  tools: z.boolean().optional(),
+  images: z.boolean().optional(),
+  files: z.boolean().optional(),
+  jsonSchema: z.boolean().optional(),
+  embeddings: z.boolean().optional(),
+}).strict();
 
 /** One scripted outcome of the in-process `fake` provider. */
 export const fakeStepSchema = z.union([
@@ -81,7 +98,7 @@ const fakeRespond = z.custom<(request: unknown, n: number) => unknown>((v) => ty
 export const providerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openai'), ...providerBase }).strict(),
   z.object({ type: z.literal('anthropic'), ...providerBase }).strict(),
-  z.object({ type: z.literal('openai-compatible'), ...providerBase, baseURL: z.url() }).strict(),
+  z.object({ type: z.literal('openai-compatible'), ...providerBase, baseURL: z.url(), capabilities: capabilitiesSchema.optional() }).strict(),
   z.object({
     type: z.literal('fake'),
     ...providerBase,
@@ -108,27 +125,38 @@ const targetString = z.string().regex(/^[^:]+:.+$/, { message: "expected 'provid
 export const chainSchema = z.array(z.union([targetString, targetObject])).min(1, { message: 'a chain needs at least one target' });
 
 export const retrySchema = z.object({
-  maxAttempts: positiveInt.default(3),
-  baseDelayMs: nonNegativeInt.default(250),
-  maxDelayMs: nonNegativeInt.default(8_000),
-  maxInlineWaitMs: nonNegativeInt.default(5_000),
-  retryTimeouts: z.boolean().default(false),
-  cooldownMs: nonNegativeInt.default(1_000),
+  /** Attempts per target before falling through (a chain step's `maxAttempts` overrides). @default 3 */
+  maxAttempts: positiveInt.default(DEFAULTS.retry.maxAttempts),
+  /** First backoff ceiling: the n-th retry waits between half and all of `baseDelayMs * 2^n`. @default 250 */
+  baseDelayMs: nonNegativeInt.default(DEFAULTS.retry.baseDelayMs),
+  /** Backoff ceiling. @default 8000 */
+  maxDelayMs: nonNegativeInt.default(DEFAULTS.retry.maxDelayMs),
+  /** A provider's wait hint longer than this falls through at once and cools the target. @default 5000 */
+  maxInlineWaitMs: nonNegativeInt.default(DEFAULTS.retry.maxInlineWaitMs),
+  /** Retry a timed-out attempt on the same target (a timed-out call may have been billed). @default false */
+  retryTimeouts: z.boolean().default(DEFAULTS.retry.retryTimeouts),
+  /** How long a target cools after 429s that named no reset at all. @default 1000 */
+  cooldownMs: nonNegativeInt.default(DEFAULTS.retry.cooldownMs),
 }).strict();
 
 export const breakerSchema = z.object({
-  scope: z.enum(['provider', 'target']).default('provider'),
-  errorThresholdPercentage: z.number().min(0).max(100).default(50),
-  volumeThreshold: nonNegativeInt.default(5),
-  windowMs: positiveInt.default(10_000),
-  resetTimeoutMs: positiveInt.default(5_000),
+  /** One breaker per provider, or per `provider:model` target. @default 'provider' */
+  scope: z.enum(['provider', 'target']).default(DEFAULTS.breaker.scope),
+  /** Opens when failures are *more* than this share of the rolling window. @default 50 */
+  errorThresholdPercentage: z.number().min(0).max(100).default(DEFAULTS.breaker.errorThresholdPercentage),
+  /** Fewest outcomes in the window before it may open on the percentage. @default 5 */
+  volumeThreshold: nonNegativeInt.default(DEFAULTS.breaker.volumeThreshold),
+  /** Length of the rolling window. @default 10000 */
+  windowMs: positiveInt.default(DEFAULTS.breaker.windowMs),
+  /** Time open before one half-open probe. @default 5000 */
+  resetTimeoutMs: positiveInt.default(DEFAULTS.breaker.resetTimeoutMs),
   /** Opens after this many server failures in a row, whatever the window's percentage says. @default 5 */
-  consecutiveFailures: positiveInt.default(5),
+  consecutiveFailures: positiveInt.default(DEFAULTS.breaker.consecutiveFailures),
   /**
    * When a call has no target left and some were skipped for an open circuit, try the first of those
    * once anyway, as far as adaptive throttling of its recent failures allows. @default true
    */
-  lastResort: z.boolean().default(true),
+  lastResort: z.boolean().default(DEFAULTS.breaker.lastResort),
 }).strict();
 
 export const configSchema = z.object({
@@ -136,17 +164,20 @@ export const configSchema = z.object({
     .refine((p) => Object.keys(p).length > 0, { message: 'declare at least one provider' }),
   chains: z.record(z.string().min(1), chainSchema)
     .refine((c) => Object.keys(c).length > 0, { message: 'declare at least one chain' }),
-  retry: retrySchema.default(retrySchema.parse({})),
-  breaker: breakerSchema.default(breakerSchema.parse({})),
-  quota: z.object({ parkMs: nonNegativeInt.default(600_000) }).strict().default({ parkMs: 600_000 }),
+  retry: retrySchema.default({ ...DEFAULTS.retry }),
+  breaker: breakerSchema.default({ ...DEFAULTS.breaker }),
+  quota: z.object({
+    /** How long a provider is skipped after a quota or billing error. @default 600000 */
+    parkMs: nonNegativeInt.default(DEFAULTS.quota.parkMs),
+  }).strict().default({ ...DEFAULTS.quota }),
   /** Tenants by name (`*` applies to any tenant not listed; calls without a tenant are `default`). */
   tenants: z.record(z.string().min(1), tenantSchema).default({}),
   idempotency: z.object({
     /** How long a finished result is replayed for the same key. @default 600000 */
-    ttlMs: positiveInt.default(600_000),
+    ttlMs: positiveInt.default(DEFAULTS.idempotency.ttlMs),
     /** How long a claim of a caller that died mid-call blocks its key. @default 120000 */
-    pendingTtlMs: positiveInt.default(120_000),
-  }).strict().default({ ttlMs: 600_000, pendingTtlMs: 120_000 }),
+    pendingTtlMs: positiveInt.default(DEFAULTS.idempotency.pendingTtlMs),
+  }).strict().default({ ...DEFAULTS.idempotency }),
   store: z.discriminatedUnion('type', [
     z.object({ type: z.literal('memory') }).strict(),
     z.object({
@@ -162,9 +193,11 @@ export const configSchema = z.object({
     outputPerMTok: z.number().nonnegative(),
   }).strict()).default({}),
   log: z.object({
-    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    logPrompts: z.boolean().default(false),
-  }).strict().default({ level: 'info', logPrompts: false }),
+    /** pino level of the default logger. @default 'info' */
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(DEFAULTS.log.level),
+    /** Log prompt text at debug level. @default false */
+    logPrompts: z.boolean().default(DEFAULTS.log.logPrompts),
+  }).strict().default({ ...DEFAULTS.log }),
 }).strict();
 
 /** What a user writes in `router.config.ts`: only `providers` and `chains` are required. */

@@ -1,6 +1,6 @@
 import type { ErrorKind } from '../errors.js';
 import { backoffMs, jitteredHintMs } from './backoff.js';
-import { breakerVerdict, type BreakerVerdict } from './breaker-verdict.js';
+import { breakerVerdict } from './breaker-verdict.js';
 
 /** The retry and quota settings the decision reads (the resolved config's `retry` and `quota`). */
 export interface NextStepPolicy {
@@ -37,9 +37,9 @@ export interface BlockOrder {
 }
 
 export type NextStep =
-  | { action: 'retry'; delayMs: number; breaker: BreakerVerdict }
-  | { action: 'fall_through'; breaker: BreakerVerdict; block?: BlockOrder }
-  | { action: 'throw'; breaker: BreakerVerdict };
+  | { action: 'retry'; delayMs: number; breaker: 'failure' | 'neutral' }
+  | { action: 'fall_through'; breaker: 'failure' | 'neutral'; block?: BlockOrder }
+  | { action: 'throw'; breaker: 'failure' | 'neutral' };
 
 /** Kinds a caller must fix; another target would fail the same way, so they are thrown at once. */
 const CALLER_FAULTS: ReadonlySet<ErrorKind> = new Set<ErrorKind>([

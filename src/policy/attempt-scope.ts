@@ -1,3 +1,5 @@
+import type { Clock, Timer } from '../clock.js';
+
 /** Why an attempt's signal fired: the caller aborted, the call's deadline passed, or the attempt ran too long. */
 export type AbortCause = 'caller' | 'deadline' | 'attempt_timeout' | 'released';
 
@@ -21,6 +23,7 @@ export interface AttemptScope {
 }
 
 export interface AttemptScopeOptions {
+  clock: Clock;
   callerSignal?: AbortSignal;
   attemptTimeoutMs: number;
   /** Milliseconds until the call's overall deadline, if it has one. */
@@ -32,27 +35,27 @@ export interface AttemptScopeOptions {
  * deadline, or the attempt timeout. One timer (cleared, or refreshed while a stream flows) and one
  * removed listener: an `AbortSignal.timeout` per request would keep its timer alive until it fires.
  */
-export function attemptScope({ callerSignal, attemptTimeoutMs, deadlineInMs }: AttemptScopeOptions): AttemptScope {
+export function attemptScope({ clock, callerSignal, attemptTimeoutMs, deadlineInMs }: AttemptScopeOptions): AttemptScope {
   const controller = new AbortController();
-  const deadlineAt = deadlineInMs === undefined ? undefined : Date.now() + deadlineInMs;
+  const deadlineAt = deadlineInMs === undefined ? undefined : clock.now() + deadlineInMs;
   let cause: AbortCause | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: Timer | undefined;
   let idleMs: number | undefined;
   let timerIsDeadline = false;
 
   const fire = (why: AbortCause, reason: unknown) => {
     if (cause) return;
     cause = why;
-    clearTimeout(timer);
+    timer?.clear();
     controller.abort(reason);
   };
   const arm = (ms: number) => {
-    clearTimeout(timer);
-    const toDeadline = deadlineAt === undefined ? Infinity : deadlineAt - Date.now();
+    timer?.clear();
+    const toDeadline = deadlineAt === undefined ? Infinity : deadlineAt - clock.now();
     timerIsDeadline = toDeadline <= ms;
-    timer = setTimeout(
-      () => fire(timerIsDeadline ? 'deadline' : 'attempt_timeout', new Error(timerIsDeadline ? 'call deadline passed' : 'attempt timed out')),
+    timer = clock.setTimer(
       Math.max(0, timerIsDeadline ? toDeadline : ms),
+      () => fire(timerIsDeadline ? 'deadline' : 'attempt_timeout', new Error(timerIsDeadline ? 'call deadline passed' : 'attempt timed out')),
     );
   };
   const onCallerAbort = () => fire('caller', callerSignal!.reason);
@@ -76,13 +79,13 @@ export function attemptScope({ callerSignal, attemptTimeoutMs, deadlineInMs }: A
       if (idleMs !== undefined && !cause) arm(idleMs);
     },
     pause() {
-      if (idleMs !== undefined && !timerIsDeadline) clearTimeout(timer);
+      if (idleMs !== undefined && !timerIsDeadline) timer?.clear();
     },
     release() {
       fire('released', new Error('released by its owner'));
     },
     dispose() {
-      clearTimeout(timer);
+      timer?.clear();
       callerSignal?.removeEventListener('abort', onCallerAbort);
     },
   };

@@ -1,55 +1,66 @@
 import { EventEmitter } from 'node:events';
-import type { BreakerPolicy, Target } from '../config/index.js';
+import type { Clock, Timer } from '../clock.js';
+import type { BreakerPolicy } from '../config/index.js';
 import { AdaptiveThrottle } from './adaptive-throttle.js';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
 
+/** A breaker and the adaptive throttle that rations last-resort attempts past it (same key). */
+export interface BreakerPair {
+  breaker: CircuitBreaker;
+  throttle: AdaptiveThrottle;
+}
+
 /**
  * Every breaker of one router, keyed by provider (or by `provider:model` with `scope: 'target'`),
- * created on first use and sharing one bucket-rotation timer.
+ * made when the router is built, sharing one bucket-rotation timer on the router's clock.
  */
 export class Breakers {
-  private readonly byKey = new Map<string, CircuitBreaker>();
-  private readonly throttles = new Map<string, AdaptiveThrottle>();
+  private readonly byKey = new Map<string, BreakerPair>();
   private readonly rotate = new EventEmitter();
-  private readonly timer: NodeJS.Timeout;
+  private readonly bucketMs: number;
+  private timer: Timer | undefined;
 
-  constructor(private readonly policy: BreakerPolicy, private readonly onStateChange: (key: string, state: BreakerState) => void) {
+  constructor(private readonly policy: BreakerPolicy, private readonly clock: Clock, private readonly onStateChange: (key: string, state: BreakerState) => void) {
     this.rotate.setMaxListeners(0);
-    this.timer = setInterval(() => this.rotate.emit('rotate'), Math.max(1, Math.floor(policy.windowMs / 10)));
-    this.timer.unref();
+    this.bucketMs = Math.max(1, Math.floor(policy.windowMs / 10));
+    this.tick();
   }
 
-  keyFor(target: Target): string {
-    return this.policy.scope === 'target' ? target.key : target.provider;
+  /** The breaker key of a target: its provider, or `provider:model` with `scope: 'target'`. */
+  keyFor(provider: string, targetKey: string): string {
+    return this.policy.scope === 'target' ? targetKey : provider;
   }
 
-  for(target: Target): CircuitBreaker {
-    const key = this.keyFor(target);
-    let breaker = this.byKey.get(key);
-    if (!breaker) {
-      breaker = new CircuitBreaker(key, this.policy, { rotate: this.rotate, onStateChange: this.onStateChange });
-      this.byKey.set(key, breaker);
+  /** The breaker and throttle of a key, made on first ask (the router asks for every target when it is built). */
+  pair(key: string): BreakerPair {
+    let pair = this.byKey.get(key);
+    if (!pair) {
+      pair = {
+        breaker: new CircuitBreaker(key, this.policy, { clock: this.clock, rotate: this.rotate, onStateChange: this.onStateChange }),
+        throttle: new AdaptiveThrottle(this.policy.windowMs),
+      };
+      this.byKey.set(key, pair);
     }
-    return breaker;
+    return pair;
   }
 
-  /** The adaptive throttle that rations last-resort attempts past an open breaker (same key). */
-  throttleFor(target: Target): AdaptiveThrottle {
-    const key = this.keyFor(target);
-    let throttle = this.throttles.get(key);
-    if (!throttle) this.throttles.set(key, (throttle = new AdaptiveThrottle(this.policy.windowMs)));
-    return throttle;
-  }
-
-  /** Current state of every breaker created so far. */
+  /** Current state of every breaker. */
   states(): Record<string, BreakerState> {
-    return Object.fromEntries([...this.byKey].map(([key, b]) => [key, b.state]));
+    return Object.fromEntries([...this.byKey].map(([key, p]) => [key, p.breaker.state]));
   }
 
   shutdown(): void {
-    clearInterval(this.timer);
-    for (const breaker of this.byKey.values()) breaker.shutdown();
+    this.timer?.clear();
+    this.timer = undefined;
+    for (const { breaker } of this.byKey.values()) breaker.shutdown();
     this.byKey.clear();
-    this.throttles.clear();
+  }
+
+  /** Rotates every breaker's rolling-window bucket, one tenth of the window at a time. */
+  private tick(): void {
+    this.timer = this.clock.setTimer(this.bucketMs, () => {
+      this.rotate.emit('rotate');
+      this.tick();
+    }, { unref: true });
   }
 }

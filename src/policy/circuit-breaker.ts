@@ -1,18 +1,20 @@
 import type { EventEmitter } from 'node:events';
 import Opossum from 'opossum';
+import { MAX_TIMER_MS, type Clock, type Timer } from '../clock.js';
 import type { BreakerPolicy } from '../config/index.js';
+import type { BreakerOutcome } from '../decide/breaker-verdict.js';
+
+export type { BreakerOutcome } from '../decide/breaker-verdict.js';
 
 export type BreakerState = 'closed' | 'open' | 'halfOpen';
 /** What `permit()` hands out: a normal pass, or the one half-open probe; `bypass` is a last resort past it. */
 export type BreakerPermit = 'closed' | 'probe' | 'bypass';
-/** How an outcome is recorded: `neutral` (a 429, a 4xx, an abort) stays out of the statistics entirely. */
-export type BreakerOutcome = 'success' | 'failure' | 'neutral';
 
-const SUCCEED = () => Promise.resolve();
 const FAIL = () => Promise.reject(new Error('upstream failure'));
 const ignore = () => {};
 
 export interface CircuitBreakerOptions {
+  clock: Clock;
   /** One emitter that rotates every breaker's buckets, instead of a timer per breaker. */
   rotate: EventEmitter;
   onStateChange: (key: string, state: BreakerState) => void;
@@ -22,21 +24,27 @@ export interface CircuitBreakerOptions {
  * One opossum breaker, fed outcomes rather than wrapping the call. opossum's `errorFilter` counts a
  * filtered error as a success (and a filtered 429 would close a half-open breaker), so requests run
  * outside it and only server failures and successes are fed in; 429s and caller errors never reach
- * its statistics. It opens on opossum's rule (failures over `errorThresholdPercentage` of the window)
- * or after `consecutiveFailures` in a row. Half-open admits exactly one probe; results from before the
+ * its statistics. opossum keeps the rolling window and decides when to open (failures over
+ * `errorThresholdPercentage`); this class also opens after `consecutiveFailures` in a row, and times
+ * the open and half-open states on the router's clock (opossum's own reset timer runs on the wall
+ * clock, so it is set out of reach). Half-open admits exactly one probe; results from before the
  * breaker opened are dropped rather than read as a verdict on the recovered provider.
  */
 export class CircuitBreaker {
   private readonly breaker: Opossum<[() => Promise<void>], void>;
+  private readonly clock: Clock;
+  private phase: BreakerState = 'closed';
   private probeOut = false;
-  private openedAtMs = 0;
+  private reopenAtMs = 0;
+  private reopenTimer: Timer | undefined;
   private failuresInARow = 0;
 
-  constructor(readonly key: string, private readonly policy: BreakerPolicy, options: CircuitBreakerOptions) {
+  constructor(readonly key: string, private readonly policy: BreakerPolicy, private readonly options: CircuitBreakerOptions) {
+    this.clock = options.clock;
     this.breaker = new Opossum((outcome: () => Promise<void>) => outcome(), {
       name: key,
       timeout: false, // never wedges: fed outcomes settle at once, and the router times out every request
-      resetTimeout: policy.resetTimeoutMs,
+      resetTimeout: MAX_TIMER_MS, // half-open is timed here, on the router's clock
       errorThresholdPercentage: policy.errorThresholdPercentage,
       volumeThreshold: policy.volumeThreshold,
       rollingCountTimeout: policy.windowMs,
@@ -45,65 +53,92 @@ export class CircuitBreaker {
       enableSnapshots: false,
       rotateBucketController: options.rotate,
     });
-    this.breaker.on('open', () => {
-      this.probeOut = false;
-      this.openedAtMs = Date.now();
-      options.onStateChange(key, 'open');
-    });
-    this.breaker.on('halfOpen', () => {
-      this.probeOut = false;
-      options.onStateChange(key, 'halfOpen');
-    });
-    this.breaker.on('close', () => {
-      this.probeOut = false;
-      this.failuresInARow = 0;
-      options.onStateChange(key, 'closed');
-    });
+    // opossum opens itself when the window's failures cross the threshold.
+    this.breaker.on('open', () => this.open());
   }
 
   get state(): BreakerState {
-    if (this.breaker.opened) return 'open';
-    return this.breaker.halfOpen ? 'halfOpen' : 'closed';
+    this.catchUp();
+    return this.phase;
   }
 
   /** Whether `permit()` would hand out a pass now, without taking it (checked before queueing for budgets). */
   admits(): boolean {
-    return this.breaker.closed || (this.breaker.halfOpen && !this.probeOut);
+    this.catchUp();
+    return this.phase === 'closed' || (this.phase === 'halfOpen' && !this.probeOut);
   }
 
   /** A pass to send one request, or undefined: open, or half-open with its probe already out. */
   permit(): BreakerPermit | undefined {
-    if (this.breaker.closed) return 'closed';
-    if (!this.breaker.halfOpen || this.probeOut) return undefined;
+    this.catchUp();
+    if (this.phase === 'closed') return 'closed';
+    if (this.phase === 'open' || this.probeOut) return undefined;
     this.probeOut = true;
     return 'probe';
   }
 
-  /** Records how a permitted request ended. */
+  /** Records how a permitted request ended: the one place a verdict enters the breaker. */
   record(permit: BreakerPermit, outcome: BreakerOutcome): void {
     if (permit === 'bypass') return; // no verdict: the breaker decides with its own probe
     if (permit === 'probe') {
+      if (this.phase !== 'halfOpen') return;
       if (outcome === 'neutral') this.probeOut = false; // no verdict: let the next call probe
-      else if (this.breaker.halfOpen) this.feed(outcome);
+      else if (outcome === 'success') {
+        this.countSuccess();
+        this.close();
+      } else this.open();
       return;
     }
-    if (outcome === 'neutral' || !this.breaker.closed) return;
+    // A pass from a closed breaker that ends after it opened says nothing about the provider now.
+    if (outcome === 'neutral' || this.phase !== 'closed') return;
     if (outcome === 'success') this.countSuccess();
-    else this.feed(outcome);
+    else this.breaker.fire(FAIL).catch(ignore);
     // A provider that went down hard fails every request: open after a short run of failures rather
     // than wait for them to outweigh a window full of earlier successes (Envoy's consecutive_5xx).
     this.failuresInARow = outcome === 'failure' ? this.failuresInARow + 1 : 0;
-    if (this.failuresInARow >= this.policy.consecutiveFailures) this.breaker.open();
+    if (this.failuresInARow >= this.policy.consecutiveFailures) this.open();
   }
 
   /** Milliseconds until an open breaker lets a probe through; 0 when it is not open. */
-  reopensInMs(nowMs = Date.now()): number {
-    if (!this.breaker.opened) return 0;
-    return Math.max(0, this.openedAtMs + this.policy.resetTimeoutMs - nowMs);
+  reopensInMs(): number {
+    if (this.state !== 'open') return 0;
+    return Math.max(0, this.reopenAtMs - this.clock.now());
   }
 
   shutdown(): void {
+    this.reopenTimer?.clear();
     this.breaker.shutdown();
+  }
+
+  private open(): void {
+    this.reopenTimer?.clear();
+    const wasOpen = this.phase === 'open';
+    this.phase = 'open';
+    this.probeOut = false;
+    this.reopenAtMs = this.clock.now() + this.policy.resetTimeoutMs;
+    // Only the state change is timed; a call that comes first sees it anyway (catchUp).
+    this.reopenTimer = this.clock.setTimer(this.policy.resetTimeoutMs, () => this.catchUp(), { unref: true });
+    if (!this.breaker.opened) this.breaker.open();
+    if (!wasOpen) this.options.onStateChange(this.key, 'open');
+  }
+
+  private close(): void {
+    this.reopenTimer?.clear();
+    this.phase = 'closed';
+    this.probeOut = false;
+    this.failuresInARow = 0;
+    this.breaker.close();
+    this.options.onStateChange(this.key, 'closed');
+  }
+
+  /** An open breaker whose reset time has come is half-open. */
+  private catchUp(): void {
+    if (this.phase !== 'open' || this.clock.now() < this.reopenAtMs) return;
+    this.reopenTimer?.clear();
+    this.reopenTimer = undefined;
+    this.phase = 'halfOpen';
+    this.probeOut = false;
+    this.options.onStateChange(this.key, 'halfOpen');
   }
 
   /**
@@ -114,9 +149,5 @@ export class CircuitBreaker {
     const status = this.breaker.status as unknown as { increment(property: 'fires' | 'successes', latencyMs?: number): void };
     status.increment('fires');
     status.increment('successes', 0);
-  }
-
-  private feed(outcome: 'success' | 'failure'): void {
-    this.breaker.fire(outcome === 'success' ? SUCCEED : FAIL).catch(ignore);
   }
 }

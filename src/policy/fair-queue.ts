@@ -1,3 +1,4 @@
+import type { Clock, Timer } from '../clock.js';
 import type { BudgetGrant } from '../store/state-store.js';
 
 /** One call waiting for room in a budget. */
@@ -38,10 +39,10 @@ export class FairQueue {
   private virtualTime = 0;
   private pumping = false;
   private again = false;
-  private wake: NodeJS.Timeout | undefined;
+  private wake: Timer | undefined;
   private count = 0;
 
-  constructor(private readonly pollMs: number | undefined) {}
+  constructor(private readonly clock: Clock, private readonly pollMs: number | undefined) {}
 
   get size(): number {
     return this.count;
@@ -133,14 +134,14 @@ export class FairQueue {
 
   private wakeIn(ms: number): void {
     this.stopWake();
-    this.wake = setTimeout(() => {
+    this.wake = this.clock.setTimer(Math.max(1, Math.ceil(ms)), () => {
       this.wake = undefined;
       this.notify();
-    }, Math.max(1, Math.ceil(ms)));
+    });
   }
 
   private stopWake(): void {
-    if (this.wake) clearTimeout(this.wake);
+    this.wake?.clear();
     this.wake = undefined;
   }
 }

@@ -1,39 +1,7 @@
-import type { ProviderAdapter, ProviderRequest } from '../../providers/types.js';
 import { RouterError } from '../errors.js';
-import { attemptScope, type AbortCause, type AttemptScope } from './attempt-scope.js';
-import { stallGuard } from './stall-guard.js';
-
-/**
- * What one attempt runs under. A stream (or a call whose caller passed a signal) gets a scope: one
- * AbortController of ours. A plain call without a signal gets none: the SDK's own per-request
- * `timeoutMs` bounds it, which spares a controller, a timer and a listener per call.
- */
-export interface AttemptHandle {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  scope?: AttemptScope;
-}
-
-/** Sends one request to one target; `chat` and `stream` each bring their own. */
-export type Execute<T> = (adapter: ProviderAdapter, request: ProviderRequest, attempt: AttemptHandle) => Promise<T>;
-
-export interface SendOptions {
-  callerSignal?: AbortSignal;
-  attemptTimeoutMs: number;
-  deadlineInMs?: number;
-  /** The successful value takes the scope over (a stream keeps it until its last chunk). */
-  keepScope: boolean;
-  /** What to call an attempt that ran out of time ("no first token in time"). */
-  timeoutLabel: string;
-  where: { provider: string; model: string };
-}
-
-export interface Sent<T> {
-  value?: T;
-  error?: RouterError;
-  /** Why the attempt was cut short by the router or the caller, if it was. */
-  cause?: AbortCause;
-}
+import type { AttemptContext, StepResult } from './attempt-context.js';
+import { attemptScope } from './attempt-scope.js';
+import type { AttemptValue } from './call-kind.js';
 
 /**
  * A body that stalls after its headers is outside the SDK's timeout (it covers connect and headers),
@@ -42,24 +10,38 @@ export interface Sent<T> {
  */
 const BODY_GRACE_MS = 1_000;
 
-/** Runs one attempt and says how it ended; never throws. */
-export async function sendAttempt<T>(adapter: ProviderAdapter, request: ProviderRequest, execute: Execute<T>, o: SendOptions): Promise<Sent<T>> {
-  const byDeadline = o.deadlineInMs !== undefined && o.deadlineInMs <= o.attemptTimeoutMs;
-  const timeoutMs = byDeadline ? Math.max(1, o.deadlineInMs!) : o.attemptTimeoutMs;
-  const scope = o.keepScope || o.callerSignal
-    ? attemptScope({ callerSignal: o.callerSignal, attemptTimeoutMs: o.attemptTimeoutMs, deadlineInMs: o.deadlineInMs })
+/**
+ * The third step: sends one attempt and notes how it ended (`value`, or `error` and why it was cut
+ * short); never throws. A stream, a call with a caller's signal, or any call on an injected clock
+ * runs under a scope (one AbortController, one timer on the router's clock); a plain call on the
+ * wall clock hands its timeout to the SDK and spares both.
+ */
+export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P, T>): Promise<StepResult<T>> {
+  const { rt, call, target, kind } = a;
+  const where = { provider: target.target.provider, model: target.target.model };
+  const deadlineInMs = call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - a.sentAtMs;
+  const byDeadline = deadlineInMs !== undefined && deadlineInMs <= a.attemptTimeoutMs;
+  const timeoutMs = byDeadline ? Math.max(1, deadlineInMs!) : a.attemptTimeoutMs;
+  const scope = kind.keepsAttempt || call.signal || !rt.clock.isWallClock
+    ? attemptScope({ clock: rt.clock, callerSignal: call.signal, attemptTimeoutMs: a.attemptTimeoutMs, deadlineInMs })
     : undefined;
+  a.value = undefined;
+  a.error = undefined;
+  a.cause = undefined;
   try {
-    const pending = scope ? execute(adapter, request, { signal: scope.signal, scope }) : execute(adapter, request, { timeoutMs });
-    const value = await (scope ? pending : stallGuard(pending, timeoutMs + BODY_GRACE_MS, o.where));
-    if (!o.keepScope) scope?.dispose();
-    return { value };
+    const pending = scope
+      ? kind.send(target.adapter, a.payload, { signal: scope.signal, scope })
+      : kind.send(target.adapter, a.payload, { timeoutMs });
+    a.value = await (scope ? pending : rt.stallGuard.guard(pending, timeoutMs + BODY_GRACE_MS, where));
+    if (!kind.keepsAttempt) scope?.dispose();
   } catch (err) {
     scope?.dispose();
-    let error = err instanceof RouterError ? err : new RouterError('transport', String(err), { ...o.where, cause: err });
+    let error = err instanceof RouterError ? err : new RouterError('transport', String(err), { ...where, cause: err });
     let cause = scope?.cause;
     if (!scope && error.kind === 'timeout') cause = byDeadline ? 'deadline' : 'attempt_timeout';
-    if (cause === 'attempt_timeout') error = new RouterError('timeout', `${o.where.provider}:${o.where.model}: ${o.timeoutLabel}`, { ...o.where, cause: error });
-    return { error, cause };
+    if (cause === 'attempt_timeout') error = new RouterError('timeout', `${where.provider}:${where.model}: ${kind.timeoutLabel(a.attemptTimeoutMs)}`, { ...where, cause: error });
+    a.error = error;
+    a.cause = cause;
   }
+  return undefined;
 }

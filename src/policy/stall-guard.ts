@@ -1,3 +1,4 @@
+import type { Clock, Timer } from '../clock.js';
 import { RouterError } from '../errors.js';
 
 interface Guarded {
@@ -7,45 +8,55 @@ interface Guarded {
 }
 
 const SWEEP_MS = 250;
-const pending = new Set<Guarded>();
-let sweeper: NodeJS.Timeout | undefined;
-
-function sweep(): void {
-  const now = Date.now();
-  for (const g of pending) {
-    if (g.dueMs > now) continue;
-    pending.delete(g);
-    g.fail(new RouterError('timeout', `${g.where.provider} response body stalled`, g.where));
-  }
-  if (pending.size === 0 && sweeper) {
-    clearInterval(sweeper);
-    sweeper = undefined;
-  }
-}
 
 /**
- * Fails `promise` with a `timeout` if it has not settled `ms` from now (give or take 250 ms). One
- * shared, unref'd interval checks every guarded request while any is pending, instead of a timer per
- * call: the guard only matters in the rare case a body stalls after its headers, and must not cost
- * the common case a timer.
+ * Fails a guarded promise with a `timeout` if it has not settled `ms` from now (give or take 250 ms).
+ * One sweep timer on the clock checks every guarded request while any is pending, instead of a
+ * timer per call: the guard only matters in the rare case a body stalls after its headers, and must
+ * not cost the common case a timer.
  */
-export function stallGuard<T>(promise: Promise<T>, ms: number, where: { provider: string; model: string }): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const entry: Guarded = { dueMs: Date.now() + ms, fail: reject, where };
-    pending.add(entry);
-    if (!sweeper) {
-      sweeper = setInterval(sweep, SWEEP_MS);
-      sweeper.unref();
+export class StallGuard {
+  private readonly pending = new Set<Guarded>();
+  private sweeper: Timer | undefined;
+
+  constructor(private readonly clock: Clock) {}
+
+  guard<T>(promise: Promise<T>, ms: number, where: { provider: string; model: string }): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const entry: Guarded = { dueMs: this.clock.now() + ms, fail: reject, where };
+      this.pending.add(entry);
+      if (!this.sweeper) this.schedule();
+      promise.then(
+        (value) => {
+          this.pending.delete(entry);
+          resolve(value);
+        },
+        (err: unknown) => {
+          this.pending.delete(entry);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  /** Stops sweeping (the router is closing). */
+  stop(): void {
+    this.sweeper?.clear();
+    this.sweeper = undefined;
+  }
+
+  private schedule(): void {
+    this.sweeper = this.clock.setTimer(SWEEP_MS, () => this.sweep(), { unref: true });
+  }
+
+  private sweep(): void {
+    this.sweeper = undefined;
+    const now = this.clock.now();
+    for (const g of this.pending) {
+      if (g.dueMs > now) continue;
+      this.pending.delete(g);
+      g.fail(new RouterError('timeout', `${g.where.provider} response body stalled`, g.where));
     }
-    promise.then(
-      (value) => {
-        pending.delete(entry);
-        resolve(value);
-      },
-      (err: unknown) => {
-        pending.delete(entry);
-        reject(err);
-      },
-    );
-  });
+    if (this.pending.size > 0) this.schedule();
+  }
 }

@@ -1,2 +1,4 @@
 export { VirtualClock } from './virtual-clock.js';
 export type { VirtualClockOptions } from './virtual-clock.js';
+export { adapterOf, fakeRequests, queuedCalls } from './router-internals.js';
+export type { FakeAdapter } from '../../providers/fake/adapter.js';

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeAdapter } from '../../providers/fake/adapter.js';
 import { createRouter } from '../../src/router.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
@@ -7,6 +6,7 @@ import { captureLogger } from '../support/capture-logger.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
+import { fakeRequests } from '../../src/testing/index.js';
 
 let up: Upstream;
 let closers: Array<() => Promise<void>> = [];
@@ -33,7 +33,7 @@ function wire(overrides: Partial<SwitchyardConfig>) {
 function fakeRouter(config: Partial<SwitchyardConfig> & Pick<SwitchyardConfig, 'providers' | 'chains'>, store = new MemoryStore()) {
   const router = createRouter(config, { logger: captureLogger().logger, store });
   closers.push(() => router.close());
-  return { router, store, sent: (name: string) => (router.adapter(name) as FakeAdapter).requests.length };
+  return { router, store, sent: (name: string) => fakeRequests(router, name).length };
 }
 
 describe('concurrency budgets', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../src/stream.js';
+import type { StreamEvent } from '../../src/calls/stream.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openaiBodies } from '../support/fixtures.js';
 import { anthropicDelta, anthropicOverloadedEvent, anthropicSse, anthropicSseHead, openaiErrorFrame, openaiSse } from '../support/sse.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { FakeAdapter } from '../../providers/fake/adapter.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { RouterError } from '../../src/errors.js';
 import { withEvalChains } from '../../src/eval/eval-chains.js';
@@ -8,6 +7,7 @@ import { createRouter } from '../../src/router.js';
 import type { ProviderRequest } from '../../providers/types.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { silentLogger } from './helpers.js';
+import { fakeRequests } from '../../src/testing/index.js';
 
 const promptOf = (request: unknown) => (request as ProviderRequest).messages.at(-1)!.content;
 
@@ -49,7 +49,7 @@ describe('runEval', () => {
     // Retried, then (with the breaker's volume reached) skipped: never answered by another target.
     expect(Object.keys(byTarget['down:x-1']!.errorKinds).every((k) => k === 'server' || k === 'circuit_open')).toBe(true);
     expect(byTarget['good:g-1']).toMatchObject({ passed: 2, runs: 2 });
-    expect((router.adapter('good') as FakeAdapter).requests).toHaveLength(2);
+    expect(fakeRequests(router, 'good')).toHaveLength(2);
     await router.close();
   });
 
@@ -156,7 +156,7 @@ describe('runEval', () => {
   it('sends the case\'s call options with the request', async () => {
     const router = createRouter(withEvalChains(config(), 'main').config, routerOptions);
     await runEval({ router, chain: 'main', targets: ['good'], cases: [{ id: 'o', prompt: 'x', options: { maxTokens: 7, temperature: 0.3 } }] });
-    const sent = (router.adapter('good') as FakeAdapter).requests;
+    const sent = fakeRequests(router, 'good');
     expect(sent).toEqual([{ model: 'g-1', messages: [{ role: 'user', content: 'x' }], maxTokens: 7, temperature: 0.3 }]);
     await router.close();
   });

@@ -1,11 +1,13 @@
-import type { ProviderStreamEvent } from '../providers/types.js';
-import { breakerVerdict } from './decide/breaker-verdict.js';
-import { RouterError } from './errors.js';
-import type { AttemptScope } from './policy/attempt-scope.js';
-import { runChain } from './policy/fallback.js';
-import { DEFAULT_ATTEMPT_TIMEOUT_MS } from './policy/retry.js';
-import type { Call, Runtime } from './runtime.js';
-import type { ChatResult, RateLimitSnapshot } from './types.js';
+import type { ProviderRequest, ProviderStreamEvent } from '../../providers/types.js';
+import { RouterError } from '../errors.js';
+import type { AttemptScope } from '../policy/attempt-scope.js';
+import type { CallKind } from '../policy/call-kind.js';
+import { recordStreamFailure } from '../policy/record-outcome.js';
+import { runChain } from '../policy/run-chain.js';
+import type { Call, Runtime } from '../runtime.js';
+import type { ChatRequest, ChatResult, RateLimitSnapshot } from '../types.js';
+import { chatTokens } from './chat.js';
+import { providerRequest } from './provider-request.js';
 
 /** What `router.stream` yields: `start`, `text`..., then exactly one of `done` or `interrupted`. */
 export type StreamEvent =
@@ -15,7 +17,7 @@ export type StreamEvent =
   | { type: 'interrupted'; text: string; error: RouterError };
 
 /** A provider stream that has produced its first content (or finished without any): committed. */
-interface OpenStream {
+export interface OpenStream {
   first: ProviderStreamEvent;
   events: AsyncIterator<ProviderStreamEvent>;
   scope: AttemptScope;
@@ -51,11 +53,24 @@ async function openUntilFirstToken(events: AsyncIterable<ProviderStreamEvent>, s
 function interruption(err: unknown, scope: AttemptScope, call: Call, where: { provider: string; model: string }, idleMs: number): RouterError {
   const facts = { ...where, attempts: call.attempts, cause: err };
   if (scope.cause === 'caller') return new RouterError('aborted', 'stream aborted by the caller', facts);
-  if (scope.cause === 'deadline') return new RouterError('timeout', `call deadline of ${call.request.timeoutMs} ms passed mid-stream`, facts);
+  if (scope.cause === 'deadline') return new RouterError('timeout', `call deadline of ${call.timeoutMs} ms passed mid-stream`, facts);
   if (scope.cause === 'attempt_timeout') return new RouterError('timeout', `stream stalled: no chunk for ${idleMs} ms`, facts);
   const error = err instanceof RouterError ? err : new RouterError('transport', String(err), facts);
   return error.with({ attempts: call.attempts });
 }
+
+/** `router.stream` on the per-target pipeline: a success is a stream read up to its commit point. */
+export const streamKind: CallKind<ProviderRequest, OpenStream> = {
+  name: 'stream',
+  keepsAttempt: true,
+  payload: (call, target) => providerRequest(call.request as ChatRequest, target),
+  endpoint: (target) => target.chat,
+  estimateTokens: (call, target, payload) => chatTokens(call as Call<ChatRequest>, target, payload),
+  send: (adapter, payload, handle) => openUntilFirstToken(adapter.stream(payload, { signal: handle.signal }), handle.scope!),
+  attemptTimeoutMs: (call, target) => (call.request as ChatRequest).firstTokenTimeoutMs ?? target.firstTokenTimeoutMs ?? Infinity,
+  timeoutLabel: () => 'no first token in time',
+  leaseTtlMs: (target) => target.streamLeaseTtlMs,
+};
 
 /**
  * Streams one call. Before the first content token every rule of the decision table applies
@@ -63,18 +78,14 @@ function interruption(err: unknown, scope: AttemptScope, call: Call, where: { pr
  * tried: a failure ends the stream with `interrupted`, carrying the text shown so far. A stream
  * that ends without its provider's terminal event is never `done`.
  */
-export async function* streamCall(rt: Runtime, call: Call): AsyncGenerator<StreamEvent> {
-  const { clock, config } = rt;
-  const firstTokenTimeout = (provider: string) => call.request.firstTokenTimeoutMs ?? config.providers[provider]!.firstTokenTimeoutMs;
-  const { value: open, target, lease } = await runChain(rt, call, (adapter, request, attempt) => openUntilFirstToken(adapter.stream(request, { signal: attempt.signal }), attempt.scope!), {
-    keepScope: true,
-    attemptTimeoutMs: (t) => firstTokenTimeout(t.provider),
-    timeoutLabel: 'no first token in time',
-  });
+export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGenerator<StreamEvent> {
+  const { clock } = rt;
+  const { value: open, target: runtime, lease } = await runChain(rt, call, streamKind);
+  const target = runtime.target;
 
   const timeToFirstTokenMs = clock.now() - call.startedAtMs;
   const where = { provider: target.provider, model: target.model };
-  const idleMs = config.providers[target.provider]!.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const idleMs = runtime.attemptTimeoutMs;
   const { scope, events } = open;
   scope.commit(idleMs);
   scope.pause();
@@ -111,7 +122,7 @@ export async function* streamCall(rt: Runtime, call: Call): AsyncGenerator<Strea
     scope.dispose();
     await lease?.settle({ sent: true, rateLimit: open.rateLimit });
     await events.return?.(undefined).catch(() => {});
-    if (scope.cause !== 'caller' && breakerVerdict(error.kind) === 'failure') rt.breakers.for(target).record('closed', 'failure');
+    recordStreamFailure(rt, runtime, error, scope.cause === 'caller');
     rt.logger.warn({ ...where, chain: call.chain, kind: error.kind, code: error.code, chars: text.length }, 'stream interrupted after its first token; not retried');
     yield { type: 'interrupted', text, error };
   } finally {

@@ -1,0 +1,46 @@
+/**
+ * Every default of the config, in one frozen object: the zod schema takes its `.default(...)`s from
+ * here, every `@default` in the schema's TSDoc states the same value (test/config-defaults.test.ts
+ * holds them together), and the policies read the fallbacks for optional fields from here too.
+ */
+export const DEFAULTS = Object.freeze({
+  retry: Object.freeze({
+    maxAttempts: 3,
+    baseDelayMs: 250,
+    maxDelayMs: 8_000,
+    maxInlineWaitMs: 5_000,
+    retryTimeouts: false,
+    cooldownMs: 1_000,
+  }),
+  breaker: Object.freeze({
+    scope: 'provider' as 'provider' | 'target',
+    errorThresholdPercentage: 50,
+    volumeThreshold: 5,
+    windowMs: 10_000,
+    resetTimeoutMs: 5_000,
+    consecutiveFailures: 5,
+    lastResort: true,
+  }),
+  quota: Object.freeze({ parkMs: 600_000 }),
+  idempotency: Object.freeze({ ttlMs: 600_000, pendingTtlMs: 120_000 }),
+  provider: Object.freeze({
+    /** Per attempt; for a stream, also the longest gap between chunks. */
+    timeoutMs: 60_000,
+  }),
+  limits: Object.freeze({
+    windowMs: 60_000,
+    reserveOutputTokens: 1_024,
+    tokenizer: 'auto' as 'auto' | 'heuristic',
+  }),
+  tenant: Object.freeze({ share: 1 }),
+  log: Object.freeze({ level: 'info' as const, logPrompts: false }),
+});
+
+/**
+ * The SDK clients' own request timeout: only a backstop, never reached in practice, because the
+ * router times every attempt itself (or hands the SDK each attempt's own timeout). The SDKs' default.
+ */
+export const SDK_BACKSTOP_TIMEOUT_MS = 600_000;
+
+/** A stream has no overall bound, only an idle one: its concurrency slot is reclaimed after this if its process died. */
+export const STREAM_LEASE_TTL_MS = 30 * 60_000;

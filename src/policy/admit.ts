@@ -1,0 +1,50 @@
+import { RouterError } from '../errors.js';
+import { isPromise, type MaybePromise } from '../maybe-promise.js';
+import { abortError } from './abort-error.js';
+import type { Admitted, Refused } from './admission.js';
+import type { AttemptContext, StepResult } from './attempt-context.js';
+import type { AttemptValue } from './call-kind.js';
+import { recordSkip } from './record-outcome.js';
+
+/**
+ * The second step: room in the budgets (the tenant's, then the target endpoint's), waiting in the
+ * fair queue if it comes back soon enough; then, with room taken, a pass from the breaker. A call
+ * whose caller aborted or whose deadline passed meanwhile sends nothing.
+ */
+export function admit<P, T extends AttemptValue>(a: AttemptContext<P, T>): MaybePromise<StepResult<T>> {
+  a.tokens ??= a.kind.estimateTokens(a.call, a.target, a.payload);
+  const admitted = a.rt.admission.admit({ call: a.call, target: a.target, budget: a.endpoint.budget, tokens: a.tokens, leaseTtlMs: a.kind.leaseTtlMs(a.target) });
+  return isPromise(admitted) ? admitted.then((r) => afterAdmission(a, r)) : afterAdmission(a, admitted);
+}
+
+function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admitted: Admitted | Refused): MaybePromise<StepResult<T>> {
+  const { rt, call, target } = a;
+  const where = { provider: target.target.provider, model: target.target.model };
+  if (!admitted.ok) {
+    if (admitted.reason === 'aborted') throw abortError('caller', call, target, new RouterError('aborted', 'aborted', where));
+    if (admitted.reason === 'deadline') throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', where));
+    const why = admitted.reason === 'too_large' ? 'the request is larger than its whole token budget' : `its ${admitted.reason} budget is full`;
+    return recordSkip(rt, call, target, { kind: 'local_limit', message: `${target.target.key} skipped: ${why} (${admitted.budget})`, availableInMs: admitted.retryInMs, code: admitted.reason });
+  }
+  const lease = admitted.lease;
+  a.sentAtMs = rt.clock.now();
+  // Nothing is sent for a call that is already over.
+  const over = call.signal?.aborted ? 'caller' : call.deadlineAtMs !== undefined && call.deadlineAtMs <= a.sentAtMs ? 'deadline' : undefined;
+  if (over) {
+    const released = lease.settle({ sent: false });
+    const error = abortError(over, call, target, new RouterError(over === 'caller' ? 'aborted' : 'timeout', over, where));
+    if (released) return released.then(() => { throw error; });
+    throw error;
+  }
+  // A last-resort attempt takes no permit: the breaker keeps its own state and its own probe.
+  const permit = a.lastResort ? 'bypass' : target.breaker.permit();
+  if (!permit) {
+    // The half-open probe went to another call while this one queued.
+    const released = lease.settle({ sent: false });
+    const skip = () => recordSkip<T>(rt, call, target, { kind: 'circuit_open', message: `circuit for ${target.breaker.key} is open`, availableInMs: target.breaker.reopensInMs() });
+    return released ? released.then(skip) : skip();
+  }
+  a.lease = lease;
+  a.permit = permit;
+  return undefined;
+}

@@ -1,0 +1,56 @@
+import type { RouterError } from '../errors.js';
+import type { MaybePromise } from '../maybe-promise.js';
+import type { Call, Runtime } from '../runtime.js';
+import type { Lease } from './admission.js';
+import type { AbortCause } from './attempt-scope.js';
+import type { AttemptValue, CallKind } from './call-kind.js';
+import type { BreakerPermit } from './circuit-breaker.js';
+import type { Endpoint, TargetRuntime } from './target-runtime.js';
+
+/** How a target ended when it did not answer: the call moves on, knowing when this target may accept again. */
+export interface FallThrough {
+  error: RouterError;
+  /** Milliseconds until this target is known to accept again (cooling, parked, circuit open). */
+  availableInMs?: number;
+}
+
+/** How a target ended. On success with `keepsAttempt`, the caller owns the attempt's lease and must settle it. */
+export type TargetOutcome<T> = { ok: true; value: T; lease?: Lease } | ({ ok: false } & FallThrough);
+
+/** What a pipeline step says: go on to the next step (undefined), try this target again, or this target is done. */
+export type StepResult<T> = undefined | 'retry' | TargetOutcome<T>;
+
+/** One step of the per-target pipeline; every step has this shape. */
+export type Step = <P, T extends AttemptValue>(a: AttemptContext<P, T>) => MaybePromise<StepResult<T>>;
+
+/**
+ * One target's run within one call, handed from step to step: what is fixed for the target (the
+ * payload, the endpoint) and what each attempt learns (its lease and permit, what came back).
+ */
+export interface AttemptContext<P, T extends AttemptValue> {
+  readonly rt: Runtime;
+  readonly call: Call;
+  readonly target: TargetRuntime;
+  readonly kind: CallKind<P, T>;
+  readonly payload: P;
+  readonly endpoint: Endpoint;
+  /** One attempt past an open breaker, as adaptive throttling allowed (set by the chain, never by callers). */
+  readonly lastResort: boolean;
+  /** The bound on one attempt: the target's `timeoutMs`, or tighter for this kind. */
+  readonly attemptTimeoutMs: number;
+  /** 1-based number of the attempt on this target. */
+  attempt: number;
+  /** When this attempt began (time queued for budget counts from here). */
+  startedAtMs: number;
+  /** The retry delay waited before this attempt. */
+  waitedMs?: number;
+  /** Estimated tokens, computed on the first admission. */
+  tokens?: number;
+  lease?: Lease;
+  permit?: BreakerPermit;
+  sentAtMs: number;
+  value?: T;
+  error?: RouterError;
+  /** Why the attempt was cut short by the router or the caller, if it was. */
+  cause?: AbortCause;
+}

@@ -1,0 +1,50 @@
+import type { ProviderAdapter } from '../../providers/types.js';
+import type { Call } from '../runtime.js';
+import type { RateLimitSnapshot } from '../types.js';
+import type { BilledUsage } from './admission.js';
+import type { AttemptScope } from './attempt-scope.js';
+import type { Endpoint, TargetRuntime } from './target-runtime.js';
+
+/** Anything an attempt returns that the pipeline reads facts from. */
+export interface AttemptValue {
+  requestId?: string;
+  rateLimit?: RateLimitSnapshot;
+  /** What the provider billed, to reconcile the token estimate (a stream reports it at its end). */
+  usage?: BilledUsage;
+}
+
+/**
+ * What one attempt runs under. A stream (or a call whose caller passed a signal) gets a scope: one
+ * AbortController of ours. A plain call without a signal on the wall clock gets none: the SDK's own
+ * per-request `timeoutMs` bounds it, which spares a controller, a timer and a listener per call.
+ */
+export interface AttemptHandle {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  scope?: AttemptScope;
+}
+
+/**
+ * How one kind of call (chat, stream, embed) uses the shared per-target pipeline: what it sends,
+ * which endpoint's budget it takes, how long an attempt may run, and whether a success keeps the
+ * attempt open (a stream holds its scope and budget slot until its last chunk).
+ */
+export interface CallKind<P, T extends AttemptValue> {
+  readonly name: 'chat' | 'stream' | 'embed';
+  /** The success value owns the attempt's scope and lease from then on (streams). */
+  readonly keepsAttempt: boolean;
+  /** The provider request for one target (built once per target of a call). */
+  payload(call: Call, target: TargetRuntime): P;
+  /** The target endpoint this call is counted on. */
+  endpoint(target: TargetRuntime): Endpoint;
+  /** Tokens the provider's limiter will charge, reserved against TPM before the attempt is sent. */
+  estimateTokens(call: Call, target: TargetRuntime, payload: P): number;
+  /** Sends one attempt; never retries. */
+  send(adapter: ProviderAdapter, payload: P, handle: AttemptHandle): Promise<T>;
+  /** This kind's bound on one attempt (a stream's first-token timeout), within the target's `timeoutMs`. */
+  attemptTimeoutMs(call: Call, target: TargetRuntime): number;
+  /** What to call an attempt that ran out of that time. */
+  timeoutLabel(ms: number): string;
+  /** How long a concurrency slot of this kind outlives a process that died holding it. */
+  leaseTtlMs(target: TargetRuntime): number;
+}

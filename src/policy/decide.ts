@@ -1,0 +1,50 @@
+import { nextStep } from '../decide/next-step.js';
+import { RouterError } from '../errors.js';
+import { abortError } from './abort-error.js';
+import type { AttemptContext, StepResult } from './attempt-context.js';
+import type { AttemptValue } from './call-kind.js';
+
+/**
+ * The last step: what happens after an attempt. A success ends the target. A failure goes to the
+ * decision table (`nextStep`, pure, in src/decide) and its answer is carried out here: throw at once
+ * (a caller's fault, an abort), wait and retry this target, or fall through, cooling the endpoint
+ * until its rate limit resets or parking the whole provider after a quota error.
+ */
+export async function decide<P, T extends AttemptValue>(a: AttemptContext<P, T>): Promise<StepResult<T>> {
+  const { rt, call, target, error } = a;
+  if (!error) return { ok: true, value: a.value!, lease: a.kind.keepsAttempt ? a.lease : undefined };
+  if (a.cause === 'caller' || a.cause === 'deadline') throw abortError(a.cause, call, target, error);
+
+  const step = nextStep({
+    kind: error.kind, code: error.code, retryAfterMs: error.retryAfterMs, attempt: a.attempt,
+    remainingMs: call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - rt.clock.now(),
+    maxAttempts: a.lastResort ? 1 : target.target.maxAttempts,
+    policy: rt.retryPolicy, random: rt.random,
+  });
+  if (step.action === 'throw') throw error.with({ attempts: call.attempts });
+
+  const ref = { chain: call.chain, provider: target.target.provider, model: target.target.model };
+  if (step.action === 'retry') {
+    rt.logger.debug({ ...ref, attempt: a.attempt, kind: error.kind, status: error.status, code: error.code, delayMs: Math.round(step.delayMs) }, 'retrying the same target');
+    if (rt.events.has('retry')) rt.events.emit('retry', { ...ref, attempt: a.attempt, kind: error.kind, delayMs: step.delayMs, hintMs: error.retryAfterMs });
+    try {
+      await rt.clock.sleep(step.delayMs, call.signal);
+    } catch (err) {
+      throw new RouterError('aborted', 'call aborted by the caller', { provider: ref.provider, model: ref.model, attempts: call.attempts, cause: err });
+    }
+    a.waitedMs = step.delayMs;
+    return 'retry';
+  }
+
+  const order = step.block;
+  if (order) {
+    const now = rt.clock.now();
+    const key = order.scope === 'provider' ? target.parkedKey : a.endpoint.coolingKey;
+    await rt.store.setBlock(key, { reason: order.reason, untilMs: now + order.forMs, cause: error.code ?? error.kind }, now);
+    if (order.reason === 'parked') {
+      rt.logger.error({ ...ref, status: error.status, code: error.code, requestId: error.requestId, parkedForMs: order.forMs }, 'quota or billing error: provider parked, not retried');
+      if (rt.events.has('quota')) rt.events.emit('quota', { ...ref, code: error.code, status: error.status, parkedForMs: order.forMs, requestId: error.requestId });
+    }
+  }
+  return { ok: false, error: error.with({ attempts: call.attempts }), availableInMs: order?.forMs };
+}

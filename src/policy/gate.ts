@@ -1,0 +1,35 @@
+import { isPromise, type MaybePromise } from '../maybe-promise.js';
+import type { Block } from '../store/state-store.js';
+import type { AttemptContext, StepResult } from './attempt-context.js';
+import type { AttemptValue } from './call-kind.js';
+import { recordSkip, type Skip } from './record-outcome.js';
+
+function blockSkip(a: AttemptContext<unknown, AttemptValue>, block: Block): Skip {
+  const { target } = a.target;
+  const availableInMs = block.untilMs - a.startedAtMs;
+  return block.reason === 'parked'
+    ? { kind: 'quota_exhausted', message: `${target.provider} is parked after a quota error`, availableInMs, code: block.cause }
+    : { kind: 'rate_limited', message: `${target.key} is cooling until its rate limit resets`, availableInMs, code: block.cause };
+}
+
+/**
+ * The first step: is the target open for an attempt at all? A parked provider (quota), a cooling
+ * endpoint (rate limit) or an open circuit skips it without a request, and the call moves on.
+ */
+export function gate<P, T extends AttemptValue>(a: AttemptContext<P, T>): MaybePromise<StepResult<T>> {
+  const { rt, target } = a;
+  const parked = rt.store.getBlock(target.parkedKey, a.startedAtMs);
+  const cooling = rt.store.getBlock(a.endpoint.coolingKey, a.startedAtMs);
+  // Awaited together: with Redis both are in flight, and a failure of one must not leave the other unhandled.
+  if (isPromise(parked) || isPromise(cooling)) return Promise.all([parked, cooling]).then(([p, c]) => openOrSkip(a, p ?? c));
+  return openOrSkip(a, parked ?? cooling);
+}
+
+function openOrSkip<P, T extends AttemptValue>(a: AttemptContext<P, T>, block: Block | undefined): StepResult<T> {
+  const { rt, call, target } = a;
+  if (block) return recordSkip(rt, call, target, blockSkip(a as AttemptContext<unknown, AttemptValue>, block));
+  if (!a.lastResort && !target.breaker.admits()) {
+    return recordSkip(rt, call, target, { kind: 'circuit_open', message: `circuit for ${target.breaker.key} is open`, availableInMs: target.breaker.reopensInMs() });
+  }
+  return undefined;
+}

@@ -1,0 +1,75 @@
+import { breakerVerdict, type BreakerOutcome } from '../decide/breaker-verdict.js';
+import { RouterError, type ErrorKind } from '../errors.js';
+import type { Call, Runtime } from '../runtime.js';
+import type { AttemptContext, StepResult, TargetOutcome } from './attempt-context.js';
+import type { AttemptValue } from './call-kind.js';
+import type { TargetRuntime } from './target-runtime.js';
+
+/** How an attempt counts for its breaker and throttle: an abort by the caller or the deadline is no verdict. */
+function outcomeOf(a: AttemptContext<unknown, AttemptValue>): BreakerOutcome {
+  if (!a.error) return 'success';
+  if (a.cause === 'caller' || a.cause === 'deadline') return 'neutral';
+  return breakerVerdict(a.error.kind);
+}
+
+/**
+ * Records how one sent attempt ended, in the one place that does: into the breaker and the adaptive
+ * throttle, the call's attempts, the `attempt` and `ratelimit` events, and the budget (the lease is
+ * settled and reconciled against the usage billed, unless a stream keeps it until its end).
+ */
+export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>): StepResult<T> | Promise<StepResult<T>> {
+  const { rt, call, target, value, error } = a;
+  const now = rt.clock.now();
+  const latencyMs = now - a.sentAtMs;
+  const outcome = outcomeOf(a as AttemptContext<unknown, AttemptValue>);
+  target.throttle.record(outcome !== 'failure', now);
+  a.target.breaker.record(a.permit!, outcome);
+  const requestId = value?.requestId ?? error?.requestId;
+  const rateLimit = value?.rateLimit ?? error?.rateLimit;
+  const queuedMs = a.sentAtMs - a.startedAtMs;
+  const waitedMs = a.waitedMs !== undefined || queuedMs > 0 ? (a.waitedMs ?? 0) + queuedMs : undefined;
+  call.attempts.push({
+    provider: target.target.provider, model: target.target.model, ok: !error, kind: error?.kind, status: error?.status,
+    waitedMs, latencyMs, requestId,
+  });
+  const { events } = rt;
+  if (events.has('attempt')) {
+    events.emit('attempt', {
+      chain: call.chain, provider: target.target.provider, model: target.target.model, attempt: a.attempt, ok: !error,
+      kind: error?.kind, status: error?.status, code: error?.code, latencyMs, requestId,
+    });
+  }
+  if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', { chain: call.chain, provider: target.target.provider, model: target.target.model, ...rateLimit });
+  if (!error && a.kind.keepsAttempt) return undefined; // the stream settles its lease at its end
+  const settled = a.lease!.settle({ sent: true, usage: value?.usage, rateLimit });
+  return settled ? settled.then(() => undefined) : undefined;
+}
+
+/**
+ * A stream that failed after its first visible event: nothing is retried, but the breaker and the
+ * throttle hear of a server failure (a caller's abort is no verdict).
+ */
+export function recordStreamFailure(rt: Runtime, target: TargetRuntime, error: RouterError, byCaller: boolean): void {
+  const outcome: BreakerOutcome = byCaller ? 'neutral' : breakerVerdict(error.kind);
+  target.throttle.record(outcome !== 'failure', rt.clock.now());
+  // A pass from a closed breaker: the probe, if this stream was one, was already recorded as a success.
+  if (outcome === 'failure') target.breaker.record('closed', 'failure');
+}
+
+/** Why a target was passed over without a request. */
+export interface Skip {
+  kind: ErrorKind;
+  message: string;
+  /** Milliseconds until the target is known to accept again. */
+  availableInMs?: number;
+  code?: string;
+}
+
+/** Records a target skipped without a request (`skipped: true`, latency 0) and says the call moves on. */
+export function recordSkip<T>(rt: Runtime, call: Call, target: TargetRuntime, skip: Skip): TargetOutcome<T> {
+  const { provider, model } = target.target;
+  call.attempts.push({ provider, model, ok: false, kind: skip.kind, skipped: true, latencyMs: 0 });
+  if (rt.events.has('attempt')) rt.events.emit('attempt', { chain: call.chain, provider, model, attempt: 0, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, code: skip.code });
+  const error = new RouterError(skip.kind, skip.message, { provider, model, code: skip.code, retryAfterMs: skip.availableInMs });
+  return { ok: false, error, availableInMs: skip.availableInMs };
+}

@@ -1,0 +1,62 @@
+import { RouterError } from '../errors.js';
+import type { Call, Runtime } from '../runtime.js';
+import type { Lease } from './admission.js';
+import type { AttemptValue, CallKind } from './call-kind.js';
+import { runTarget } from './run-target.js';
+import type { TargetRuntime } from './target-runtime.js';
+
+function describe(availableInMs: number | undefined): string {
+  return availableInMs === undefined ? '' : ` (back in ${(availableInMs / 1000).toFixed(1)} s)`;
+}
+
+/** The target that answered, and on `keepsAttempt` the lease its value holds. */
+export interface ChainAnswer<T> {
+  value: T;
+  target: TargetRuntime;
+  lease?: Lease;
+}
+
+/**
+ * Walks a chain in order: the first target that answers wins; a target that fails for capacity
+ * reasons hands over to the next; anything else is thrown by the target's pipeline as it is. When
+ * every target is used up the call throws `exhausted`, with `retryAfterMs` = the soonest a target is
+ * known to accept.
+ */
+export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Call, kind: CallKind<P, T>): Promise<ChainAnswer<T>> {
+  const targets = call.targets;
+  const failures: string[] = [];
+  let soonestMs: number | undefined;
+  let last: RouterError | undefined;
+  let opened: TargetRuntime | undefined;
+
+  for (let i = 0; i < targets.length; i++) {
+    const target = targets[i]!;
+    const outcome = await runTarget(rt, call, target, kind);
+    if (outcome.ok) return { value: outcome.value, target, lease: outcome.lease };
+    if (outcome.error.kind === 'circuit_open') opened ??= target;
+
+    last = outcome.error;
+    if (outcome.availableInMs !== undefined) soonestMs = Math.min(soonestMs ?? Infinity, Math.max(0, outcome.availableInMs));
+    failures.push(`${target.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''}${describe(outcome.availableInMs)}`);
+    const next = targets[i + 1]?.target;
+    const ref = { chain: call.chain, provider: target.target.provider, model: target.target.model };
+    rt.logger.info({ ...ref, kind: outcome.error.kind, status: outcome.error.status, code: outcome.error.code, to: next?.key }, next ? 'falling through to the next target' : 'last target of the chain failed');
+    if (rt.events.has('fallback')) {
+      rt.events.emit('fallback', { ...ref, kind: outcome.error.kind, to: next && { provider: next.provider, model: next.model }, coolingMs: outcome.availableInMs });
+    }
+  }
+
+  // Nothing is left but a target behind an open breaker: rather than fail for certain, try it once if
+  // adaptive throttling of its recent failures allows (a provider failing half its calls still answers half).
+  if (opened && rt.config.breaker.lastResort && opened.throttle.allows(rt.random, rt.clock.now())) {
+    rt.logger.debug({ chain: call.chain, provider: opened.target.provider, model: opened.target.model }, 'last resort past an open circuit');
+    const outcome = await runTarget(rt, call, opened, kind, true);
+    if (outcome.ok) return { value: outcome.value, target: opened, lease: outcome.lease };
+    last = outcome.error;
+    failures.push(`${opened.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''} (last resort)`);
+  }
+
+  throw new RouterError('exhausted', `every target of chain "${call.chain}" failed or was skipped: ${failures.join('; ')}`, {
+    attempts: call.attempts, retryAfterMs: soonestMs, cause: last, code: last?.kind,
+  });
+}

@@ -1,0 +1,44 @@
+import { isPromise } from '../maybe-promise.js';
+import type { Call, Runtime } from '../runtime.js';
+import { admit } from './admit.js';
+import type { AttemptContext, StepResult, TargetOutcome } from './attempt-context.js';
+import type { AttemptValue, CallKind } from './call-kind.js';
+import { decide } from './decide.js';
+import { gate } from './gate.js';
+import { recordOutcome } from './record-outcome.js';
+import { sendAttempt } from './send-attempt.js';
+import type { TargetRuntime } from './target-runtime.js';
+
+/**
+ * The per-target pipeline, in order: gate (parked, cooling, open circuit) → admit (budgets, then a
+ * breaker pass) → send → record (breaker, throttle, attempts, events, budget) → decide (the decision
+ * table: done, retry here, fall through, or throw). Each step is a file of its own with this one
+ * shape; a step that ends the target (a skip, a result) or asks for a retry stops the pass.
+ */
+const STEPS = [gate, admit, sendAttempt, recordOutcome, decide] as const;
+
+/** Runs one target of a call until it answers, falls through, or throws. */
+export async function runTarget<P, T extends AttemptValue>(
+  rt: Runtime, call: Call, target: TargetRuntime, kind: CallKind<P, T>, lastResort = false,
+): Promise<TargetOutcome<T>> {
+  const a: AttemptContext<P, T> = {
+    rt, call, target, kind, lastResort,
+    payload: kind.payload(call, target),
+    endpoint: kind.endpoint(target),
+    attemptTimeoutMs: Math.min(target.attemptTimeoutMs, kind.attemptTimeoutMs(call, target)),
+    attempt: 1, startedAtMs: 0, sentAtMs: 0,
+  };
+  for (;;) {
+    a.startedAtMs = rt.clock.now();
+    let result: StepResult<T>;
+    for (const step of STEPS) {
+      const r = step(a);
+      result = isPromise(r) ? await r : r;
+      if (result !== undefined) break;
+    }
+    if (result! !== 'retry') return result!;
+    a.attempt++;
+    a.lease = undefined;
+    a.permit = undefined;
+  }
+}

@@ -1,0 +1,110 @@
+import type { ProviderAdapter } from '../../providers/types.js';
+import { DEFAULTS, STREAM_LEASE_TTL_MS } from '../config/defaults.js';
+import type { ResolvedConfig, ResolvedProvider, Target } from '../config/index.js';
+import type { CountTokens } from '../decide/token-estimate.js';
+import type { BudgetLimits } from '../store/state-store.js';
+import type { AdaptiveThrottle } from './adaptive-throttle.js';
+import type { Breakers } from './breakers.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import { tokenCounter } from './tokenizers.js';
+
+/** One budget an attempt must fit in: a tenant's, or a target endpoint's. */
+export interface Budget {
+  key: string;
+  limits: BudgetLimits;
+}
+
+/**
+ * One rate-limited endpoint of a target: providers count chat and embeddings on separate counters,
+ * so each has its own budget and its own cooling (a 429 on embeddings never cools chat).
+ */
+export interface Endpoint {
+  budget: Budget;
+  /** The store key that keeps this endpoint out of rotation until its rate limit resets. */
+  coolingKey: string;
+}
+
+/**
+ * Everything one chain target needs for the life of the router, resolved once when it is built: no
+ * call looks up `config.providers[...]` or builds a map entry on its path.
+ */
+export interface TargetRuntime {
+  readonly target: Target;
+  readonly provider: ResolvedProvider;
+  readonly adapter: ProviderAdapter;
+  /** Shared by every target of the provider (or this target alone, with breaker scope `target`). */
+  readonly breaker: CircuitBreaker;
+  readonly throttle: AdaptiveThrottle;
+  readonly chat: Endpoint;
+  readonly embeddings: Endpoint;
+  /** The store key that parks the whole provider after a quota or billing error (billing is per account). */
+  readonly parkedKey: string;
+  /** Per attempt; for a stream, also the longest gap between chunks. */
+  readonly attemptTimeoutMs: number;
+  /** Streams: abandon this target when nothing visible came by then (a call's own value overrides). */
+  readonly firstTokenTimeoutMs?: number;
+  /** How long a call may queue for room in this target's budgets before skipping it. */
+  readonly maxQueueMs: number;
+  /** A plain call's concurrency slot is reclaimed after this if its process died holding it. */
+  readonly leaseTtlMs: number;
+  /** A stream's (it has no overall bound, only an idle one). */
+  readonly streamLeaseTtlMs: number;
+  /** Counts a prompt the way this provider's limiter charges it (only asked when a TPM budget needs it). */
+  readonly countTokens: CountTokens;
+  /** Output tokens a call without `maxTokens` reserves against TPM. */
+  readonly reserveOutputTokens: number;
+}
+
+/** The limits of a target for chat: its provider's `limits`, with that model's overrides. */
+function chatLimits(provider: ResolvedProvider, model: string): BudgetLimits {
+  const limits = provider.limits ?? {};
+  const own = limits.models && Object.hasOwn(limits.models, model) ? limits.models[model]! : {};
+  return {
+    rpm: own.rpm ?? limits.rpm, tpm: own.tpm ?? limits.tpm,
+    concurrency: own.concurrency ?? limits.concurrency, windowMs: limits.windowMs,
+  };
+}
+
+/** The limits of a target for embeddings: `limits.embeddings`, counted apart from chat. */
+function embeddingLimits(provider: ResolvedProvider): BudgetLimits {
+  const limits = provider.limits ?? {};
+  const own = limits.embeddings ?? {};
+  return { rpm: own.rpm, tpm: own.tpm, concurrency: own.concurrency, windowMs: limits.windowMs };
+}
+
+/**
+ * Builds the runtime of every chain target. Targets naming the same `provider:model` share one
+ * budget and cooling key per endpoint; targets of one provider share its breaker (or not, with
+ * breaker scope `target`).
+ */
+export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<string, ProviderAdapter>, breakers: Breakers): Map<string, TargetRuntime[]> {
+  const budgets = new Map<string, Budget>();
+  const budget = (key: string, limits: () => BudgetLimits): Budget => {
+    let b = budgets.get(key);
+    if (!b) budgets.set(key, (b = { key, limits: limits() }));
+    return b;
+  };
+  const chains = new Map<string, TargetRuntime[]>();
+  for (const [name, targets] of Object.entries(config.chains)) {
+    chains.set(name, targets.map((target) => {
+      const provider = config.providers[target.provider]!;
+      const adapter = adapters.get(target.provider)!;
+      const { breaker, throttle } = breakers.pair(breakers.keyFor(target.provider, target.key));
+      const timeoutMs = provider.timeoutMs ?? DEFAULTS.provider.timeoutMs;
+      return {
+        target, provider, adapter, breaker, throttle,
+        chat: { budget: budget(target.key, () => chatLimits(provider, target.model)), coolingKey: `target:${target.key}` },
+        embeddings: { budget: budget(`${target.key}#embeddings`, () => embeddingLimits(provider)), coolingKey: `target:${target.key}#embeddings` },
+        parkedKey: `provider:${target.provider}`,
+        attemptTimeoutMs: timeoutMs,
+        firstTokenTimeoutMs: provider.firstTokenTimeoutMs,
+        maxQueueMs: provider.limits?.maxQueueMs ?? config.retry.maxInlineWaitMs,
+        leaseTtlMs: timeoutMs * 2 + 1_000,
+        streamLeaseTtlMs: STREAM_LEASE_TTL_MS,
+        countTokens: tokenCounter(target.model, provider.limits?.tokenizer ?? DEFAULTS.limits.tokenizer, adapter.traits.tokenCounting === 'characters'),
+        reserveOutputTokens: adapter.traits.defaultMaxTokens ?? provider.limits?.reserveOutputTokens ?? DEFAULTS.limits.reserveOutputTokens,
+      };
+    }));
+  }
+  return chains;
+}
