@@ -14,13 +14,15 @@ import { TSX_LOADER } from './lib/node-child.js';
 import { cleanUpRefs, materialise, workingTree, type RouterSource } from './lib/refs.js';
 import { renderScenario, type ScenarioReport } from './lib/report.js';
 import type { BenchScenario } from './lib/scenario.js';
-import { fallback } from './scenarios/fallback.js';
-import { goodput } from './scenarios/goodput.js';
-import { memory } from './scenarios/memory.js';
-import { overhead } from './scenarios/overhead.js';
-import { retryStorm } from './scenarios/retry-storm.js';
 
-const SCENARIOS: readonly BenchScenario[] = [overhead, goodput, retryStorm, fallback, memory];
+/** Scenario names and their modules, loaded only once the source root is known (lib/source.ts). */
+const SCENARIOS: ReadonlyArray<{ name: string; load: () => Promise<BenchScenario> }> = [
+  { name: 'overhead', load: async () => (await import('./scenarios/overhead.js')).overhead },
+  { name: 'goodput', load: async () => (await import('./scenarios/goodput.js')).goodput },
+  { name: 'retry-storm', load: async () => (await import('./scenarios/retry-storm.js')).retryStorm },
+  { name: 'fallback', load: async () => (await import('./scenarios/fallback.js')).fallback },
+  { name: 'memory', load: async () => (await import('./scenarios/memory.js')).memory },
+];
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
 interface Args {
@@ -112,6 +114,8 @@ async function main(): Promise<void> {
     : args.quick ? 'none (--quick)' : 'none (taskset unavailable, fewer than 2 cores, or BENCH_NO_PIN=1): client and simulator share the cores');
   if (!pinned) process.env.BENCH_PIN = '0';
   const sources = { now: args.refNow ? materialise(args.refNow) : workingTree(), before: args.baselineRef ? materialise(args.baselineRef) : undefined };
+  // The simulator and the token helpers come from the same code as the router now (lib/source.ts).
+  if (args.refNow) process.env.BENCH_SRC_ROOT = sources.now.root;
   // A router that does not even load is reported here, before any scenario runs.
   try {
     await useRouterSource(sources.now.root);
@@ -120,7 +124,8 @@ async function main(): Promise<void> {
   }
   mkdirSync(args.out, { recursive: true });
   const stamp = m.date.replace(/[:.]/g, '-');
-  const chosen = args.names.length ? SCENARIOS.filter((s) => args.names.includes(s.name)) : SCENARIOS;
+  const chosen: BenchScenario[] = [];
+  for (const s of SCENARIOS) if (!args.names.length || args.names.includes(s.name)) chosen.push(await s.load());
   const log = (line: string) => process.stderr.write(`[bench ${((performance.now()) / 1000).toFixed(1)}s] ${line}\n`);
   log(`${m.cpuModel}, ${m.cores} cores, Node ${m.node}, commit ${m.commit}${args.quick ? ', --quick' : ''}`);
   log(`router now: ${sources.now.label}${sources.now.ref ? ` in ${sources.now.root}` : ''}${sources.before ? `; before: ${sources.before.label} in ${sources.before.root}` : ''}`);

@@ -1,6 +1,9 @@
-import { mulberry32 } from '../../src/sim/index.js';
-import { promptTokens } from '../../providers/fake/answer.js';
 import type { Message } from '../../src/types.js';
+import { srcImport } from './source.js';
+
+// From the harness's source root (lib/source.ts): the working tree, or --ref-now's commit.
+const { mulberry32 } = await srcImport<typeof import('../../src/sim/index.js')>('src/sim/index.ts');
+const { promptTokens } = await srcImport<typeof import('../../providers/fake/answer.js')>('providers/fake/answer.ts');
 
 const WORDS = ('the router sends each request down its chain and waits for an answer while budgets keep the rate ' +
   'under the limit a provider states breakers open when failures pile up and retries wait as long as the ' +

@@ -1,6 +1,10 @@
 // Child process: runs the provider simulator on its own event loop (and its own core), so it never
 // competes with the client being measured. Driven over IPC by sim-process.ts.
-import { startSimulator, type Simulator, type SimulatorOptions, type SimRequestEvent } from '../../src/sim/index.js';
+import type { Simulator, SimulatorOptions, SimRequestEvent } from '../../src/sim/index.js';
+import { srcImport } from './source.js';
+
+// The simulator of the harness's source root (lib/source.ts): the working tree, or --ref-now's commit.
+const { startSimulator } = await srcImport<typeof import('../../src/sim/index.js')>('src/sim/index.ts');
 
 /** Requests per provider per time bucket (absolute ms), by outcome: an HTTP status, or `reset` / `hang`. */
 type Timeline = Record<string, Record<number, Record<string, number>>>;

@@ -1,5 +1,4 @@
-import { promptTokenEstimate } from '../../src/decide/token-estimate.js';
-import { tokenCounter } from '../../src/policy/tokenizers.js';
+import { srcImport } from '../lib/source.js';
 import { API_KEY, MODEL, PLAIN_BACKOFF, backoffCall, benchRouter, failureLabel, routerCall, sdkCall, sdkClient } from '../lib/arms.js';
 import { ms, num, pct } from '../lib/format.js';
 import { eachOf, pacedCallers, type CallRecord } from '../lib/load.js';
@@ -8,6 +7,10 @@ import { check, type ScenarioReport, type TargetCheck } from '../lib/report.js';
 import type { BenchContext, BenchScenario } from '../lib/scenario.js';
 import { countBetween, SimProcess, total } from '../lib/sim-process.js';
 import { quantile } from '../lib/stats.js';
+
+// From the harness's source root (lib/source.ts): the working tree, or --ref-now's commit.
+const { promptTokenEstimate } = await srcImport<typeof import('../../src/decide/token-estimate.js')>('src/decide/token-estimate.ts');
+const { tokenCounter } = await srcImport<typeof import('../../src/policy/tokenizers.js')>('src/policy/tokenizers.ts');
 
 const ARMS = ['router', 'router-heuristic', 'sdk-retries', 'plain-backoff'] as const;
 type ArmName = (typeof ARMS)[number];
