@@ -1,18 +1,26 @@
 import type OpenAI from 'openai';
 import type { ProviderRequest } from '../types.js';
+import { openAIMessages } from './messages.js';
+import { openAIParameters } from './parameters.js';
+import { openAIResponseFormat } from './response-format.js';
+import { openAITools } from './tools.js';
 
-/** Reasoning models reject any `temperature` but the default; the router drops it for them. */
-const NO_TEMPERATURE = /^(o\d|gpt-5)/;
-
-/** The Chat Completions body for one request; `openai-compatible` servers (vLLM, Ollama) take `max_tokens`. */
-export function openAIBody(request: ProviderRequest, compatible: boolean): OpenAI.ChatCompletionCreateParamsNonStreaming {
-  const body: OpenAI.ChatCompletionCreateParamsNonStreaming = { model: request.model, messages: request.messages as OpenAI.ChatCompletionMessageParam[] };
-  if (request.maxTokens !== undefined) {
-    if (compatible) body.max_tokens = request.maxTokens;
-    else body.max_completion_tokens = request.maxTokens;
-  }
-  if (request.temperature !== undefined && (compatible || !NO_TEMPERATURE.test(request.model))) {
-    body.temperature = request.temperature;
-  }
-  return body;
+/**
+ * The Chat Completions body for one request: messages, tools, `response_format` and parameters,
+ * each mapped in its own module; `openai-compatible` servers (vLLM, Ollama) take `max_tokens` and
+ * `system` for `developer`. The request's `extraBody` is merged last, verbatim, so it wins.
+ */
+export function openAIBody(request: ProviderRequest, compatible: boolean, provider = compatible ? 'openai-compatible' : 'openai'): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  const where = { provider, model: request.model };
+  const messages = openAIMessages(request.messages, where, compatible);
+  const { response_format, instruction } = openAIResponseFormat(request.responseFormat, request.messages);
+  if (instruction) messages.unshift({ role: 'system', content: instruction });
+  const body: OpenAI.ChatCompletionCreateParamsNonStreaming = {
+    model: request.model,
+    messages,
+    ...openAITools(request),
+    ...(response_format ? { response_format } : {}),
+    ...openAIParameters(request, compatible),
+  };
+  return request.extraBody ? { ...body, ...request.extraBody } : body;
 }

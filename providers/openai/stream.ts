@@ -5,11 +5,10 @@ import { sdkRequestOptions } from '../shared/request-options.js';
 import { truncatedStream } from '../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderStreamEvent } from '../types.js';
 import { openAIBody } from './adapter-body.js';
-import { mapOpenAIError, type MapContext } from './map-error.js';
-
-const FINISH: Readonly<Record<string, FinishReason>> = {
-  stop: 'stop', length: 'length', tool_calls: 'tool_calls', function_call: 'tool_calls', content_filter: 'content_filter',
-};
+import { openAIFinishReason } from './finish-reason.js';
+import type { mapOpenAIError, MapContext } from './map-error.js';
+import { OpenAIToolCallTracker } from './stream-tool-calls.js';
+import { openAIUsage } from './usage.js';
 
 export interface OpenAIStreamContext {
   client: OpenAI;
@@ -22,10 +21,13 @@ export interface OpenAIStreamContext {
 /**
  * Chat Completions as SSE with `stream_options.include_usage`. The terminal signal is a chunk with a
  * `finish_reason` (the usage chunk and `[DONE]` follow it); a body that ends before one is a cut
- * stream. Mid-stream `data: {"error": ...}` frames reach us as the SDK's status-less `APIError`.
+ * stream. Tool-call fragments are keyed by their `index`; every open call ends when the
+ * `finish_reason` arrives, except at `length`, where the cut calls are never ended (their arguments
+ * are incomplete). Refusal fragments stream as text and finish as `content_filter`. Mid-stream
+ * `data: {"error": ...}` frames reach us as the SDK's status-less `APIError`.
  */
 export async function* streamOpenAI(ctx: OpenAIStreamContext, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
-  const body = { ...openAIBody(request, ctx.compatible), stream: true as const, stream_options: { include_usage: true } };
+  const body = { ...openAIBody(request, ctx.compatible, ctx.where.provider), stream: true as const, stream_options: { include_usage: true } };
   let stream: AsyncIterable<OpenAI.ChatCompletionChunk>;
   let response: Response;
   try {
@@ -35,18 +37,28 @@ export async function* streamOpenAI(ctx: OpenAIStreamContext, request: ProviderR
   }
   yield { type: 'open', requestId: response.headers.get('x-request-id') ?? undefined, rateLimit: readRateLimits(response.headers, ctx.now(), ctx.compatible ? 'any' : 'openai') };
 
+  const tools = new OpenAIToolCallTracker();
   let finishReason: FinishReason | undefined;
+  let refused = false;
   let usage: Usage | undefined;
   let model: string | undefined;
   try {
     for await (const chunk of stream) {
       model ??= chunk.model;
-      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+      if (chunk.usage) usage = openAIUsage(chunk.usage);
       const choice = chunk.choices?.[0];
       if (!choice) continue;
-      const text = choice.delta?.content;
-      if (text) yield { type: 'delta', text };
-      if (choice.finish_reason) finishReason = FINISH[choice.finish_reason] ?? 'other';
+      const delta = choice.delta;
+      if (delta?.content) yield { type: 'delta', text: delta.content };
+      if (delta?.refusal) {
+        refused = true;
+        yield { type: 'delta', text: delta.refusal };
+      }
+      if (delta?.tool_calls?.length) yield* tools.fragments(delta.tool_calls);
+      if (choice.finish_reason && !finishReason) {
+        finishReason = openAIFinishReason(choice.finish_reason, { toolCalls: tools.any, refusal: refused });
+        if (finishReason !== 'length') yield* tools.endAll();
+      }
     }
   } catch (err) {
     throw ctx.map(err);

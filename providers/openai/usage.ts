@@ -1,0 +1,18 @@
+import type OpenAI from 'openai';
+import type { Usage } from '../../src/types.js';
+
+/**
+ * Chat Completions usage, normalised: `prompt_tokens` already counts cached tokens. Cache reads and
+ * writes and reasoning tokens are added when the provider reports more than zero of them, so a plain
+ * call's usage stays `{ inputTokens, outputTokens }`.
+ */
+export function openAIUsage(usage: OpenAI.CompletionUsage | null | undefined): Usage {
+  const out: Usage = { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
+  const cached = usage?.prompt_tokens_details?.cached_tokens;
+  const written = usage?.prompt_tokens_details?.cache_write_tokens;
+  const reasoning = usage?.completion_tokens_details?.reasoning_tokens;
+  if (cached) out.cachedInputTokens = cached;
+  if (written) out.cacheWriteTokens = written;
+  if (reasoning) out.reasoningTokens = reasoning;
+  return out;
+}
