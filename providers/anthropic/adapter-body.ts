@@ -1,6 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { FinishReason } from '../../src/types.js';
 import type { ProviderRequest } from '../types.js';
+import { anthropicHistory } from './messages.js';
+import { anthropicOutputConfig } from './output-config.js';
+import { anthropicParameters } from './parameters.js';
+import { anthropicTools } from './tools.js';
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', model_context_window_exceeded: 'length',
@@ -11,20 +15,25 @@ const FINISH: Readonly<Record<string, FinishReason>> = {
 export const DEFAULT_MAX_TOKENS = 4096;
 
 /**
- * The Messages body for one request: system messages go to `system`, `maxTokens` to `max_tokens`.
- * `temperature` is dropped: API version 2026-10-21 (the one SDK 1.x speaks) rejects it with a 400.
+ * The Messages body for one request: system and developer messages go to `system`, `maxTokens` to
+ * `max_tokens`; messages, tools, `output_config` and parameters are each mapped in their own module.
+ * `temperature` and `top_p` are dropped: API version 2026-10-21 (the one SDK 1.x speaks) rejects
+ * them with a 400. The request's `extraBody` is merged last, verbatim, so it wins.
  */
-export function anthropicBody(request: ProviderRequest): Anthropic.MessageCreateParamsNonStreaming {
-  const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content);
+export function anthropicBody(request: ProviderRequest, provider = 'anthropic'): Anthropic.MessageCreateParamsNonStreaming {
+  const history = anthropicHistory(request.messages, { provider, model: request.model });
+  const { output_config, instruction } = anthropicOutputConfig(request);
+  const system = instruction ? [...history.system, instruction] : history.system;
   const body: Anthropic.MessageCreateParamsNonStreaming = {
     model: request.model,
     max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-    messages: request.messages
-      .filter((m) => m.role !== 'system')
-      .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content as string })),
+    messages: history.messages,
+    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    ...anthropicTools(request, history),
+    ...(output_config ? { output_config } : {}),
+    ...anthropicParameters(request, history),
   };
-  if (system.length > 0) body.system = system.join('\n\n');
-  return body;
+  return request.extraBody ? { ...body, ...request.extraBody } : body;
 }
 
 /** Anthropic's `stop_reason` in the normalised vocabulary; null (not reported) reads as a normal stop. */

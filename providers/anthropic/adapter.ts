@@ -5,14 +5,17 @@ import { sdkLogger } from '../shared/sdk-logger.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
-import { anthropicBody, DEFAULT_MAX_TOKENS, finishReasonOf } from './adapter-body.js';
+import { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 import { mapAnthropicError } from './map-error.js';
+import { anthropicAnswer } from './response.js';
 import { streamAnthropic } from './stream.js';
+import { anthropicUsage } from './usage.js';
 
 export { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 
 /**
- * The `anthropic` adapter: the Messages API through the official SDK with its retries off.
+ * The `anthropic` adapter: the Messages API through the official SDK with its retries off. It has no
+ * `embed` (Anthropic has no embeddings API), so its traits carry no `maxEmbeddingInputs`.
  * @example const adapter = anthropicAdapter({ provider, clock, logger });
  */
 export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
@@ -27,6 +30,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
     logger: sdkLogger(ctx.logger, provider.name),
     logLevel: 'warn',
   });
+  const mapper = (model: string) => (err: unknown) => mapAnthropicError(err, { provider: provider.name, model, nowMs: clock.now(), redact });
 
   return {
     name: provider.name,
@@ -34,24 +38,18 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
     traits: { tokenCounting: 'heuristic', defaultMaxTokens: DEFAULT_MAX_TOKENS },
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       const where = { provider: provider.name, model: request.model };
+      const body = anthropicBody(request, provider.name);
       let data: Anthropic.Message;
       let response: Response;
       try {
-        ({ data, response } = await client.messages.create(anthropicBody(request), sdkRequestOptions(options)).withResponse());
+        ({ data, response } = await client.messages.create(body, sdkRequestOptions(options)).withResponse());
       } catch (err) {
-        throw mapAnthropicError(err, { ...where, nowMs: clock.now(), redact });
+        throw mapper(request.model)(err);
       }
       if (!data || !Array.isArray(data.content)) throw malformedResponse(where, 'no content array');
-      const usage = data.usage ?? ({} as Anthropic.Usage);
       return {
-        toolCalls: [],
-        text: data.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
-        finishReason: finishReasonOf(data.stop_reason),
-        usage: {
-          // Cached prompt tokens are still prompt tokens; count them so budgets see the whole input.
-          inputTokens: (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
-          outputTokens: usage.output_tokens ?? 0,
-        },
+        ...anthropicAnswer(data, where),
+        usage: anthropicUsage(data.usage),
         model: data.model ?? request.model,
         requestId: response.headers.get('request-id') ?? undefined,
         rateLimit: readRateLimits(response.headers, clock.now(), 'anthropic'),
@@ -59,10 +57,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
       const where = { provider: provider.name, model: request.model };
-      return streamAnthropic({
-        client, where, now: () => clock.now(),
-        map: (err) => mapAnthropicError(err, { ...where, nowMs: clock.now(), redact }),
-      }, request, options);
+      return streamAnthropic({ client, where, now: () => clock.now(), map: mapper(request.model) }, request, options);
     },
     async close() {},
   };

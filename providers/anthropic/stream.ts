@@ -1,11 +1,13 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import type { RouterError } from '../../src/errors.js';
-import type { FinishReason } from '../../src/types.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { truncatedStream } from '../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderStreamEvent } from '../types.js';
-import { anthropicBody, finishReasonOf } from './adapter-body.js';
+import { anthropicBody } from './adapter-body.js';
+import { anthropicFinishReason } from './response.js';
+import { AnthropicBlockTracker } from './stream-blocks.js';
+import { anthropicUsage, mergeUsageCounters, type AnthropicUsageCounters } from './usage.js';
 
 export interface AnthropicStreamContext {
   client: Anthropic;
@@ -17,11 +19,13 @@ export interface AnthropicStreamContext {
 /**
  * Messages as SSE: `message_start`, content blocks, `message_delta` (cumulative usage), then
  * `message_stop`, the terminal event; `ping` and unknown events may come anywhere and are skipped.
- * An `event: error` frame (e.g. `overloaded_error` after HTTP 200) reaches us as the SDK's
- * status-less `APIError`.
+ * Text blocks yield `delta`s, tool_use blocks `tool_call_start`/`_delta`/`_end` with a per-stream
+ * ordinal, thinking yields `thinking` (liveness only). A turn with thinking finishes with its blocks
+ * as provider parts. An `event: error` frame (e.g. `overloaded_error` after HTTP 200) reaches us as
+ * the SDK's status-less `APIError`.
  */
 export async function* streamAnthropic(ctx: AnthropicStreamContext, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
-  const body = { ...anthropicBody(request), stream: true as const };
+  const body = { ...anthropicBody(request, ctx.where.provider), stream: true as const };
   let stream: AsyncIterable<Anthropic.RawMessageStreamEvent>;
   let response: Response;
   try {
@@ -31,33 +35,45 @@ export async function* streamAnthropic(ctx: AnthropicStreamContext, request: Pro
   }
   yield { type: 'open', requestId: response.headers.get('request-id') ?? undefined, rateLimit: readRateLimits(response.headers, ctx.now(), 'anthropic') };
 
-  let inputTokens = 0;
-  let outputTokens = 0;
-  let finishReason: FinishReason = 'stop';
+  const blocks = new AnthropicBlockTracker();
+  let counters: AnthropicUsageCounters = {};
+  let stopReason: string | null | undefined;
+  let toolCalls = 0;
   let model: string | undefined;
   try {
     for await (const event of stream) {
       switch (event.type) {
-        case 'message_start': {
-          const u = event.message.usage;
+        case 'message_start':
           model = event.message.model;
-          inputTokens = (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
-          outputTokens = u.output_tokens ?? 0;
+          counters = mergeUsageCounters({}, event.message.usage);
           break;
-        }
+        case 'content_block_start':
+          if (event.content_block.type === 'tool_use') toolCalls++;
+          yield* blocks.start(event);
+          break;
         case 'content_block_delta':
-          if (event.delta.type === 'text_delta' && event.delta.text) yield { type: 'delta', text: event.delta.text };
+          yield* blocks.delta(event);
+          break;
+        case 'content_block_stop':
+          yield* blocks.stop(event);
           break;
         case 'message_delta':
-          if (event.delta.stop_reason) finishReason = finishReasonOf(event.delta.stop_reason);
-          if (event.usage?.output_tokens !== undefined && event.usage.output_tokens !== null) outputTokens = event.usage.output_tokens;
-          if (typeof event.usage?.input_tokens === 'number') inputTokens = event.usage.input_tokens;
+          if (event.delta.stop_reason) stopReason = event.delta.stop_reason;
+          counters = mergeUsageCounters(counters, event.usage);
           break;
-        case 'message_stop':
-          yield { type: 'finish', finishReason, usage: { inputTokens, outputTokens }, model };
+        case 'message_stop': {
+          const parts = blocks.thinkingBlocks();
+          yield {
+            type: 'finish',
+            finishReason: anthropicFinishReason(stopReason, toolCalls > 0),
+            usage: anthropicUsage(counters),
+            model,
+            ...(parts ? { providerParts: { api: 'anthropic' as const, blocks: parts } } : {}),
+          };
           return;
+        }
         default:
-          break; // content_block_start/stop, ping, and event types Anthropic may add later
+          break; // ping, and event types Anthropic may add later
       }
     }
   } catch (err) {

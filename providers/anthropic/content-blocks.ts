@@ -1,0 +1,41 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ContentPart, FilePart } from '../../src/types.js';
+import { imageSource, unsupported } from '../shared/content-source.js';
+
+interface Where {
+  provider: string;
+  model: string;
+}
+
+type UserBlock = Anthropic.TextBlockParam | Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam;
+
+function documentBlock(part: FilePart, where: Where): Anthropic.DocumentBlockParam {
+  const title = part.filename ? { title: part.filename } : {};
+  if (part.mediaType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data }, ...title };
+  if (part.mediaType === 'text/plain') {
+    return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(part.data, 'base64').toString('utf8') }, ...title };
+  }
+  throw unsupported(where, `a ${part.mediaType} file (Anthropic documents are PDF or plain text)`);
+}
+
+/**
+ * A user message's parts as Anthropic content blocks: text (empty text dropped: the API refuses
+ * empty text blocks), images as `url` or `base64` sources (media type validated), PDFs as base64
+ * `document` blocks and plain-text files as `text` documents; any other file type is `unsupported`.
+ */
+export function anthropicUserBlocks(parts: readonly ContentPart[], where: Where): UserBlock[] {
+  const blocks: UserBlock[] = [];
+  for (const part of parts) {
+    if (part.type === 'text') {
+      if (part.text.trim() !== '') blocks.push({ type: 'text', text: part.text });
+    } else if (part.type === 'image') {
+      const source = imageSource(part.url, where);
+      blocks.push(source.type === 'url'
+        ? { type: 'image', source: { type: 'url', url: source.url } }
+        : { type: 'image', source: { type: 'base64', media_type: source.mediaType as Anthropic.Base64ImageSource['media_type'], data: source.data } });
+    } else {
+      blocks.push(documentBlock(part, where));
+    }
+  }
+  return blocks;
+}

@@ -1,0 +1,26 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { closedObjectSchema } from '../shared/json-schema.js';
+import type { ProviderRequest } from '../types.js';
+
+/** Appended to `system` for `responseFormat: {type: 'json'}`: Anthropic has no schema-less JSON mode. */
+export const JSON_INSTRUCTION = 'Respond with a single JSON object only: no prose before or after it, and no code fences.';
+
+const EFFORT: Readonly<Record<string, NonNullable<Anthropic.OutputConfig['effort']>>> = {
+  minimal: 'low', low: 'low', medium: 'medium', high: 'high',
+};
+
+/**
+ * `output_config`: the native structured output (`format: {type: 'json_schema', schema}`, every
+ * object closed as the API requires; no name, no strict flag) merged with the reasoning `effort`
+ * (`minimal` becomes `low`, Anthropic's lowest). `json` without a schema puts no constraint on the
+ * answer and asks for JSON in the system prompt instead (`instruction`).
+ */
+export function anthropicOutputConfig(request: ProviderRequest): { output_config?: Anthropic.OutputConfig; instruction?: string } {
+  const config: Anthropic.OutputConfig = {};
+  let instruction: string | undefined;
+  const format = request.responseFormat;
+  if (format?.type === 'json_schema') config.format = { type: 'json_schema', schema: closedObjectSchema(format.schema) };
+  else if (format?.type === 'json') instruction = JSON_INSTRUCTION;
+  if (request.reasoning) config.effort = EFFORT[request.reasoning.effort] ?? 'medium';
+  return { ...(Object.keys(config).length > 0 ? { output_config: config } : {}), ...(instruction ? { instruction } : {}) };
+}

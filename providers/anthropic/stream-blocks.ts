@@ -1,0 +1,102 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ProviderStreamEvent } from '../types.js';
+
+type BlockEvent = Extract<ProviderStreamEvent, { type: 'delta' | 'thinking' | 'tool_call_start' | 'tool_call_delta' | 'tool_call_end' }>;
+
+interface Block {
+  /** The content block as it will be replayed (for thinking turns): rebuilt from its start and deltas. */
+  block: Record<string, unknown>;
+  /** For a tool_use block: its ordinal among this answer's tool calls, and its JSON so far. */
+  ordinal?: number;
+  json?: string;
+  sentArguments?: boolean;
+}
+
+/**
+ * The content blocks of one Anthropic stream, keyed by the events' content-block `index` (never "the
+ * current block"). Tool calls get a per-stream ordinal (a text block at index 0 makes the first
+ * tool_use index 1, which is tool call 0); a tool call with only `""` of input (or none) gets `{}`
+ * when its block stops. The blocks are rebuilt as they were sent, so a turn with thinking can be
+ * replayed verbatim.
+ */
+export class AnthropicBlockTracker {
+  private readonly blocks = new Map<number, Block>();
+  private tools = 0;
+  private thinking = false;
+
+  *start(event: Anthropic.RawContentBlockStartEvent): Generator<BlockEvent> {
+    const block = { ...(event.content_block as unknown as Record<string, unknown>) };
+    const entry: Block = { block };
+    this.blocks.set(event.index, entry);
+    switch (block.type) {
+      case 'text':
+        if (typeof block.text === 'string' && block.text) yield { type: 'delta', text: block.text };
+        break;
+      case 'tool_use': {
+        entry.ordinal = this.tools++;
+        // Input is normally `{}` here and streamed as JSON; programmatic calls may carry it whole.
+        const given = block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
+        entry.json = '';
+        yield { type: 'tool_call_start', index: entry.ordinal, id: String(block.id), name: String(block.name) };
+        if (given) yield* this.arguments(entry, given);
+        break;
+      }
+      case 'thinking':
+      case 'redacted_thinking':
+        this.thinking = true;
+        yield { type: 'thinking' };
+        break;
+      default:
+        break;
+    }
+  }
+
+  *delta(event: Anthropic.RawContentBlockDeltaEvent): Generator<BlockEvent> {
+    const entry = this.blocks.get(event.index);
+    const delta = event.delta;
+    switch (delta.type) {
+      case 'text_delta':
+        if (entry) entry.block.text = String(entry.block.text ?? '') + delta.text;
+        if (delta.text) yield { type: 'delta', text: delta.text };
+        break;
+      case 'input_json_delta':
+        if (entry && entry.ordinal !== undefined) yield* this.arguments(entry, delta.partial_json);
+        break;
+      case 'thinking_delta':
+        if (entry) entry.block.thinking = String(entry.block.thinking ?? '') + delta.thinking;
+        yield { type: 'thinking' };
+        break;
+      case 'signature_delta':
+        if (entry) entry.block.signature = delta.signature;
+        yield { type: 'thinking' };
+        break;
+      default:
+        break; // citations and delta types Anthropic may add later
+    }
+  }
+
+  *stop(event: Anthropic.RawContentBlockStopEvent): Generator<BlockEvent> {
+    const entry = this.blocks.get(event.index);
+    if (!entry || entry.ordinal === undefined) return;
+    if (!entry.sentArguments) yield* this.arguments(entry, '{}');
+    try {
+      entry.block.input = JSON.parse(entry.json ?? '{}');
+    } catch {
+      entry.block.input = {};
+    }
+    yield { type: 'tool_call_end', index: entry.ordinal };
+  }
+
+  /** The answer's blocks in order, when they hold thinking (to round-trip); otherwise undefined. */
+  thinkingBlocks(): unknown[] | undefined {
+    if (!this.thinking) return undefined;
+    return [...this.blocks.entries()].sort(([a], [b]) => a - b).map(([, entry]) => entry.block);
+  }
+
+  private *arguments(entry: Block, json: string): Generator<BlockEvent> {
+    if (!json) return;
+    entry.json = (entry.json ?? '') + json;
+    entry.sentArguments = true;
+    yield { type: 'tool_call_delta', index: entry.ordinal!, argumentsDelta: json };
+  }
+}

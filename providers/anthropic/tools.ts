@@ -1,0 +1,58 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { JSONSchema, ToolChoice } from '../../src/types.js';
+import { bareSchema, closedObjectSchema } from '../shared/json-schema.js';
+import type { ProviderRequest, ProviderTool } from '../types.js';
+import type { AnthropicHistory } from './messages.js';
+
+type ToolFields = Pick<Anthropic.MessageCreateParamsNonStreaming, 'tools' | 'tool_choice'>;
+
+/** Stands in for a tool the history calls when the request sends no definitions (the API needs `tools` then). */
+const HISTORY_TOOL_SCHEMA: JSONSchema = { type: 'object', properties: {} };
+
+function inputSchema(schema: JSONSchema, strict: boolean | undefined): Anthropic.Tool.InputSchema {
+  const bare = strict ? closedObjectSchema(schema) : bareSchema(schema);
+  return (bare.type === undefined ? { type: 'object', ...bare } : bare) as Anthropic.Tool.InputSchema;
+}
+
+function anthropicTool(tool: ProviderTool): Anthropic.Tool {
+  return {
+    name: tool.name,
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    input_schema: inputSchema(tool.parameters, tool.strict),
+    ...(tool.strict !== undefined ? { strict: tool.strict } : {}),
+  };
+}
+
+function anthropicToolChoice(choice: ToolChoice | undefined, parallel: boolean | undefined): Anthropic.ToolChoice | undefined {
+  if (choice === 'none') return { type: 'none' };
+  // parallel_tool_calls: false is Anthropic's disable_parallel_tool_use: true, on the choice itself.
+  const single = parallel === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === undefined) return parallel === false ? { type: 'auto', ...single } : undefined;
+  if (choice === 'auto') return { type: 'auto', ...single };
+  if (choice === 'required') return { type: 'any', ...single };
+  return { type: 'tool', name: choice.name, ...single };
+}
+
+/** True when the request makes the model call a tool (`required` or a named one): thinking cannot be on then. */
+export function forcesToolUse(choice: ToolChoice | undefined): boolean {
+  return choice === 'required' || (typeof choice === 'object' && choice !== null);
+}
+
+/**
+ * `tools` and `tool_choice`. `none` is sent as `{type: "none"}` (tools stay, so a history with tool
+ * blocks stays valid); a history that calls tools the request does not define gets a stand-in
+ * definition for each, with `tool_choice: none`, because the API refuses tool blocks without `tools`.
+ */
+export function anthropicTools(request: ProviderRequest, history: AnthropicHistory): ToolFields {
+  const tools = request.tools ?? [];
+  if (tools.length > 0) {
+    const choice = anthropicToolChoice(request.toolChoice, request.parallelToolCalls);
+    return { tools: tools.map(anthropicTool), ...(choice ? { tool_choice: choice } : {}) };
+  }
+  if (!history.hasToolBlocks) return {};
+  const names = history.toolNames.size > 0 ? [...history.toolNames] : ['tool'];
+  return {
+    tools: names.map((name) => ({ name, description: 'A tool this conversation used earlier.', input_schema: HISTORY_TOOL_SCHEMA as Anthropic.Tool.InputSchema })),
+    tool_choice: { type: 'none' },
+  };
+}

@@ -1,0 +1,40 @@
+import type { Usage } from '../../src/types.js';
+
+/** The counters of Anthropic's `usage` (a response's, `message_start`'s, or the latest `message_delta`'s). */
+export interface AnthropicUsageCounters {
+  input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  output_tokens?: number | null;
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
+}
+
+/**
+ * Anthropic usage, normalised: its `input_tokens` is only the uncached remainder, so the input total
+ * is input + cache writes + cache reads (what OpenAI's `prompt_tokens` means). Cache reads, writes
+ * and thinking tokens are added when more than zero.
+ */
+export function anthropicUsage(usage: AnthropicUsageCounters | null | undefined): Usage {
+  const read = usage?.cache_read_input_tokens ?? 0;
+  const written = usage?.cache_creation_input_tokens ?? 0;
+  const out: Usage = { inputTokens: (usage?.input_tokens ?? 0) + written + read, outputTokens: usage?.output_tokens ?? 0 };
+  if (read) out.cachedInputTokens = read;
+  if (written) out.cacheWriteTokens = written;
+  const thinking = usage?.output_tokens_details?.thinking_tokens;
+  if (thinking) out.reasoningTokens = thinking;
+  return out;
+}
+
+/**
+ * Folds a `message_delta`'s usage into the stream's running counters: its counters are cumulative
+ * whole-message totals, present only when they apply, so they overwrite and never add.
+ */
+export function mergeUsageCounters(current: AnthropicUsageCounters, delta: AnthropicUsageCounters | null | undefined): AnthropicUsageCounters {
+  if (!delta) return current;
+  const next = { ...current };
+  for (const key of ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'output_tokens'] as const) {
+    if (typeof delta[key] === 'number') next[key] = delta[key];
+  }
+  if (delta.output_tokens_details) next.output_tokens_details = delta.output_tokens_details;
+  return next;
+}
