@@ -1,31 +1,14 @@
 import type { Attempt, RateLimitSnapshot } from './types.js';
 
-/** Every way a call can fail; the decision table in src/decide/ is keyed on it. */
-export type ErrorKind =
-  | 'rate_limited'
-  | 'quota_exhausted'
-  | 'server'
-  | 'timeout'
-  | 'transport'
-  | 'circuit_open'
-  | 'local_limit'
-  | 'bad_request'
-  | 'context_length'
-  | 'content_filter'
-  | 'auth'
-  | 'not_found'
-  | 'aborted'
-  | 'invalid_request'
-  | 'config'
-  | 'exhausted'
-  | 'invalid_output'
-  | 'unsupported';
-
-export const ERROR_KINDS: readonly ErrorKind[] = Object.freeze([
+/** Every way a call can fail, in one list; the decision table in src/decide/ is keyed on it. */
+export const ERROR_KINDS = Object.freeze([
   'rate_limited', 'quota_exhausted', 'server', 'timeout', 'transport', 'circuit_open', 'local_limit',
   'bad_request', 'context_length', 'content_filter', 'auth', 'not_found', 'aborted', 'invalid_request',
   'config', 'exhausted', 'invalid_output', 'unsupported',
-]);
+] as const);
+
+/** One of `ERROR_KINDS`. */
+export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /** The facts a `RouterError` carries besides its kind and message. */
 export interface RouterErrorFacts {

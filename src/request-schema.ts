@@ -1,48 +1,145 @@
 import { z } from 'zod';
 import { formatIssues } from './config/resolve-config.js';
 import { RouterError } from './errors.js';
+import { isZodSchema } from './schema-input.js';
 import type { ChatRequest } from './types.js';
 
-const messageSchema = z.object({
-  role: z.enum(['system', 'user', 'assistant']),
-  content: z.string(),
+/** The largest `maxTokens` any model takes; a larger one is a mistake, not a request. */
+export const MAX_OUTPUT_TOKENS = 1_000_000;
+
+const text = z.string();
+const jsonSchemaOrZod = z.custom<object>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected a JSON Schema object or a zod schema' });
+const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]+$/;
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+const contentPart = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text }).strict(),
+  z.object({
+    type: z.literal('image'),
+    url: z.string().refine((u) => u.startsWith('https://') || u.startsWith('http://') || DATA_IMAGE.test(u), {
+      message: 'expected an http(s) URL or a data:image/{png,jpeg,gif,webp};base64 URL',
+    }),
+    detail: z.enum(['auto', 'low', 'high']).optional(),
+  }).strict(),
+  z.object({
+    type: z.literal('file'),
+    data: z.string().min(1).regex(/^[A-Za-z0-9+/=\s]+$/, { message: 'expected base64 (without a data: prefix)' }),
+    mediaType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, { message: 'expected a media type such as application/pdf' }),
+    filename: z.string().min(1).optional(),
+  }).strict(),
+]);
+
+const toolCall = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.record(z.string(), z.unknown()),
 }).strict();
+
+const messageSchema = z.discriminatedUnion('role', [
+  z.object({ role: z.enum(['system', 'developer']), content: text }).strict(),
+  z.object({ role: z.literal('user'), content: z.union([text, z.array(contentPart).min(1)]) }).strict(),
+  z.object({
+    role: z.literal('assistant'),
+    content: text.nullable(),
+    toolCalls: z.array(toolCall).optional(),
+    providerParts: z.object({ api: z.literal('anthropic'), blocks: z.array(z.unknown()) }).strict().optional(),
+  }).strict(),
+  z.object({ role: z.literal('tool'), toolCallId: z.string().min(1), content: text, isError: z.boolean().optional() }).strict(),
+]);
+
+const toolSchema = z.object({
+  name: z.string().regex(TOOL_NAME, { message: 'a tool name is 1-64 letters, digits, "_" or "-"' }),
+  description: z.string().optional(),
+  parameters: jsonSchemaOrZod,
+  strict: z.boolean().optional(),
+}).strict();
+
+const positiveMs = z.number().positive().finite();
 
 const requestSchema = z.object({
   chain: z.string().min(1).optional(),
   messages: z.array(messageSchema).min(1, { message: 'at least one message is required' }),
-  maxTokens: z.number().int().positive().optional(),
+  maxTokens: z.number().int().positive().max(MAX_OUTPUT_TOKENS).optional(),
   temperature: z.number().min(0).max(2).optional(),
+  tools: z.array(toolSchema).optional(),
+  toolChoice: z.union([z.enum(['auto', 'none', 'required']), z.object({ name: z.string().min(1) }).strict()]).optional(),
+  parallelToolCalls: z.boolean().optional(),
+  responseFormat: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('json') }).strict(),
+    z.object({
+      type: z.literal('json_schema'),
+      schema: jsonSchemaOrZod,
+      name: z.string().regex(TOOL_NAME, { message: 'a schema name is 1-64 letters, digits, "_" or "-"' }).optional(),
+      strict: z.boolean().optional(),
+    }).strict(),
+  ]).optional(),
+  stop: z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(4)]).optional(),
+  topP: z.number().min(0).max(1).optional(),
+  seed: z.number().int().optional(),
+  user: z.string().min(1).optional(),
+  reasoning: z.object({ effort: z.enum(['minimal', 'low', 'medium', 'high']) }).strict().optional(),
+  providerOptions: z.record(z.string().min(1), z.record(z.string(), z.unknown())).optional(),
   tenant: z.string().min(1).optional(),
   idempotencyKey: z.string().min(1).optional(),
   signal: z.instanceof(AbortSignal).optional(),
-  timeoutMs: z.number().positive().optional(),
-  firstTokenTimeoutMs: z.number().positive().optional(),
+  timeoutMs: positiveMs.optional(),
+  firstTokenTimeoutMs: positiveMs.optional(),
+  cache: z.boolean().optional(),
 }).strict();
 
-const KEYS = new Set(Object.keys(requestSchema.shape));
-const ROLES = new Set(['system', 'user', 'assistant']);
+const PLAIN_KEYS = new Set(['chain', 'messages', 'maxTokens', 'temperature', 'tenant', 'idempotencyKey', 'signal', 'timeoutMs', 'firstTokenTimeoutMs', 'cache']);
+const PLAIN_ROLES = new Set(['system', 'user', 'assistant', 'developer']);
 const optionalText = (v: unknown) => v === undefined || (typeof v === 'string' && v.length > 0);
 const optionalPositive = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v > 0);
 
 /**
- * The common case without zod: true only for input the schema accepts as it is (zod's safeParse
- * copies every message). Anything else goes through zod, which decides and names the problem.
+ * The common case without zod: true only for a plain text call the schema accepts as it is (zod's
+ * safeParse copies every message). Anything else goes through zod, which decides and names the problem.
  */
 function plainlyValid(r: Record<string, unknown>): boolean {
-  for (const key in r) if (!KEYS.has(key)) return false;
+  for (const key in r) if (!PLAIN_KEYS.has(key)) return false;
   const messages = r.messages;
   if (!Array.isArray(messages) || messages.length === 0) return false;
   for (const m of messages) {
-    if (typeof m !== 'object' || m === null || !ROLES.has(m.role) || typeof m.content !== 'string') return false;
+    if (typeof m !== 'object' || m === null || !PLAIN_ROLES.has(m.role) || typeof m.content !== 'string') return false;
     for (const key in m) if (key !== 'role' && key !== 'content') return false;
   }
-  const { maxTokens, temperature, signal } = r;
+  const { maxTokens, temperature, signal, cache } = r;
   return optionalText(r.chain) && optionalText(r.tenant) && optionalText(r.idempotencyKey)
-    && (maxTokens === undefined || (Number.isSafeInteger(maxTokens) && (maxTokens as number) > 0))
+    && (maxTokens === undefined || (Number.isSafeInteger(maxTokens) && (maxTokens as number) > 0 && (maxTokens as number) <= MAX_OUTPUT_TOKENS))
     && (temperature === undefined || (typeof temperature === 'number' && temperature >= 0 && temperature <= 2))
     && (signal === undefined || signal instanceof AbortSignal)
+    && (cache === undefined || typeof cache === 'boolean')
     && optionalPositive(r.timeoutMs) && optionalPositive(r.firstTokenTimeoutMs);
+}
+
+/** Rules across fields that the shapes alone cannot say. */
+function crossChecks(request: ChatRequest): string[] {
+  const problems: string[] = [];
+  const tools = request.tools ?? [];
+  const names = new Set<string>();
+  tools.forEach((tool, i) => {
+    if (names.has(tool.name)) problems.push(`tools[${i}].name: "${tool.name}" is declared twice`);
+    names.add(tool.name);
+    if (!isZodSchema(tool.parameters) && (tool.parameters as { type?: unknown }).type !== undefined && (tool.parameters as { type?: unknown }).type !== 'object') {
+      problems.push(`tools[${i}].parameters: a tool's parameters must be an object schema`);
+    }
+  });
+  const choice = request.toolChoice;
+  if (choice !== undefined && choice !== 'auto' && choice !== 'none' && tools.length === 0) {
+    problems.push(`toolChoice: ${typeof choice === 'string' ? `"${choice}"` : `{ name: "${choice.name}" }`} needs tools`);
+  }
+  if (typeof choice === 'object' && tools.length > 0 && !names.has(choice.name)) {
+    problems.push(`toolChoice.name: no tool named "${choice.name}" (declared: ${[...names].join(', ')})`);
+  }
+  // Every tool result answers a tool call made earlier in the conversation.
+  const called = new Set<string>();
+  request.messages.forEach((m, i) => {
+    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) called.add(c.id);
+    if (m.role === 'tool' && !called.has(m.toolCallId)) problems.push(`messages[${i}].toolCallId: "${m.toolCallId}" answers no tool call of an earlier assistant message`);
+    if (m.role === 'assistant' && m.content === null && (m.toolCalls?.length ?? 0) === 0) problems.push(`messages[${i}].content: null needs toolCalls`);
+  });
+  return problems;
 }
 
 /** Checks a call's input before anything is sent; throws `RouterError` kind `invalid_request` naming each problem. */
@@ -53,9 +150,9 @@ export function validateRequest(request: unknown, chains: Readonly<Record<string
   const chain = (request as ChatRequest).chain ?? 'default';
   if (plainlyValid(request as Record<string, unknown>) && Object.hasOwn(chains, chain)) return request as ChatRequest;
   const parsed = requestSchema.safeParse(request);
-  const problems = parsed.success ? [] : formatIssues(parsed.error.issues);
-  if (typeof chain === 'string' && !Object.hasOwn(chains, chain)) {
-    problems.push(`chain: unknown chain "${chain}" (declared: ${Object.keys(chains).join(', ')})`);
+  const problems = parsed.success ? crossChecks(request as ChatRequest) : formatIssues(parsed.error.issues);
+  if (typeof chain !== 'string' || !Object.hasOwn(chains, chain)) {
+    problems.push(`chain: unknown chain "${String(chain)}" (declared: ${Object.keys(chains).join(', ')})`);
   }
   if (problems.length > 0) throw new RouterError('invalid_request', `invalid request:\n  - ${problems.join('\n  - ')}`);
   return request as ChatRequest;

@@ -1,5 +1,6 @@
 import { createAdapter } from '../providers/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
+import { missing, needsOf, type Capability } from './calls/capabilities.js';
 import { chatCall } from './calls/chat.js';
 import { streamCall, type StreamEvent } from './calls/stream.js';
 import { systemClock, type Clock } from './clock.js';
@@ -12,7 +13,7 @@ import { Breakers } from './policy/breakers.js';
 import type { BreakerState } from './policy/circuit-breaker.js';
 import { Idempotency } from './policy/idempotency.js';
 import { StallGuard } from './policy/stall-guard.js';
-import { buildTargets } from './policy/target-runtime.js';
+import { buildTargets, type TargetRuntime } from './policy/target-runtime.js';
 import { Tenants } from './policy/tenants.js';
 import { validateRequest } from './request-schema.js';
 import type { Call, Runtime } from './runtime.js';
@@ -63,6 +64,14 @@ export interface RouterInternals {
 /** The key under which a router carries its internals for `switchyard-llm/testing`. */
 export const INTERNALS: unique symbol = Symbol.for('switchyard.internals') as never;
 
+/** A request no target of its chain can carry fails before anything is sent, naming what is missing where. */
+function assertCarried(chain: string, targets: readonly TargetRuntime[], needs: readonly Capability[]): void {
+  const lacking = targets.map((t) => ({ key: t.target.key, lacks: missing(needs, t.capabilities) }));
+  if (lacking.some((t) => t.lacks.length === 0)) return;
+  const detail = lacking.map((t) => `${t.key} lacks ${t.lacks.join(', ')}`).join('; ');
+  throw new RouterError('unsupported', `no target of chain "${chain}" can carry this request: ${detail}`);
+}
+
 /**
  * Builds a router from a config. Throws `RouterError` kind `config` naming every failing path.
  * @example
@@ -100,9 +109,12 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
     const startedAtMs = clock.now();
     const chain = request.chain ?? 'default';
+    const targets = rt.chains.get(chain)!;
+    const needs = needsOf(request);
+    if (needs.length > 0) assertCarried(chain, targets, needs);
     if (resolved.log.logPrompts) logger.debug({ chain, messages: request.messages }, `${what} call`);
     return {
-      chain, targets: rt.chains.get(chain)!, request, tenant: tenants.resolve(request.tenant),
+      chain, targets, request, tenant: tenants.resolve(request.tenant), needs,
       signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
       deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
     };

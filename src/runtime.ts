@@ -1,3 +1,4 @@
+import type { Capability } from './calls/capabilities.js';
 import type { Clock } from './clock.js';
 import type { ResolvedConfig } from './config/index.js';
 import type { NextStepPolicy } from './decide/next-step.js';
@@ -41,4 +42,6 @@ export interface Call<R = unknown> {
   deadlineAtMs?: number;
   /** Every target tried or skipped, in order; returned on the result or the error. */
   attempts: Attempt[];
+  /** What the request needs beyond plain text; a target lacking one is skipped (`unsupported`). */
+  needs: readonly Capability[];
 }

@@ -2,24 +2,39 @@ import type { ProviderRequest, ProviderResponse } from '../../providers/types.js
 import { promptTokenEstimate } from '../decide/token-estimate.js';
 import type { CallKind } from '../policy/call-kind.js';
 import { runChain } from '../policy/run-chain.js';
+import type { TargetRuntime } from '../policy/target-runtime.js';
 import type { Call, Runtime } from '../runtime.js';
 import type { ChatRequest, ChatResult } from '../types.js';
+import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
 
 /** Prompt tokens (a real tokenizer only when a TPM budget needs it) plus the output reservation. */
-export function chatTokens(call: Call<ChatRequest>, target: Call['targets'][number], payload: ProviderRequest): number {
+export function chatTokens(call: Call, target: TargetRuntime, payload: ProviderRequest): number {
   const needsTokenizer = target.chat.budget.limits.tpm !== undefined || call.tenant.budget?.limits.tpm !== undefined;
-  return promptTokenEstimate(payload.messages, needsTokenizer ? target.countTokens : undefined) + (payload.maxTokens ?? target.reserveOutputTokens);
+  return promptTokenEstimate(payload, needsTokenizer ? target.countTokens : undefined) + (payload.maxTokens ?? target.reserveOutputTokens);
 }
 
+/** A chat answer with its `responseFormat` object, parsed inside the attempt so the decision table sees `invalid_output`. */
+export type ChatValue = ProviderResponse & { object?: unknown };
+
 /** `router.chat` on the per-target pipeline: one answer, or a thrown RouterError. */
-export const chatKind: CallKind<ProviderRequest, ProviderResponse> = {
+export const chatKind: CallKind<ProviderRequest, ChatValue> = {
   name: 'chat',
   keepsAttempt: false,
   payload: (call, target) => providerRequest(call.request as ChatRequest, target),
   endpoint: (target) => target.chat,
-  estimateTokens: (call, target, payload) => chatTokens(call as Call<ChatRequest>, target, payload),
-  send: (adapter, payload, handle) => adapter.chat(payload, handle),
+  estimateTokens: chatTokens,
+  send(adapter, payload, handle, call) {
+    const pending = adapter.chat(payload, handle);
+    const format = (call.request as ChatRequest).responseFormat;
+    if (!format) return pending;
+    return pending.then((response): ChatValue => {
+      // An answer cut short (`length`) or refused is reported as it is, not as malformed output.
+      if (response.finishReason !== 'stop' && response.finishReason !== 'tool_calls') return response;
+      if (response.toolCalls.length > 0) return response;
+      return { ...response, object: parseOutput(response.text, format, { provider: adapter.name, model: payload.model }) };
+    });
+  },
   attemptTimeoutMs: (_call, target) => target.attemptTimeoutMs,
   timeoutLabel: (ms) => `attempt timed out after ${ms} ms`,
   leaseTtlMs: (target) => target.leaseTtlMs,
@@ -28,10 +43,10 @@ export const chatKind: CallKind<ProviderRequest, ProviderResponse> = {
 /** Sends a chat call down its chain and shapes the answer. */
 export async function chatCall(rt: Runtime, call: Call<ChatRequest>): Promise<ChatResult> {
   const { value, target } = await runChain(rt, call, chatKind);
-  return {
+  const result: ChatResult = {
     text: value.text,
     toolCalls: value.toolCalls,
-    message: { role: 'assistant', content: value.text },
+    message: assistantMessage(value),
     provider: target.target.provider,
     model: target.target.model,
     finishReason: value.finishReason,
@@ -40,4 +55,6 @@ export async function chatCall(rt: Runtime, call: Call<ChatRequest>): Promise<Ch
     latencyMs: rt.clock.now() - call.startedAtMs,
     requestId: value.requestId,
   };
+  if ('object' in value) result.object = value.object;
+  return result;
 }

@@ -1,13 +1,50 @@
-import type { ProviderRequest } from '../../providers/types.js';
+import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { ChatRequest } from '../types.js';
+import { toJSONSchema } from '../schema-input.js';
+import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
 
-/** The request one target is sent: the call's request with the chain step's own defaults. */
+function providerTool(tool: Tool): ProviderTool {
+  const out: ProviderTool = { name: tool.name, parameters: toJSONSchema(tool.parameters) };
+  if (tool.description !== undefined) out.description = tool.description;
+  if (tool.strict !== undefined) out.strict = tool.strict;
+  return out;
+}
+
+/** `responseFormat` for adapters: JSON Schema, named (`response` unless given), strict unless turned off. */
+export function providerResponseFormat(format: ResponseFormat): ProviderResponseFormat {
+  if (format.type === 'json') return { type: 'json' };
+  return { type: 'json_schema', name: format.name ?? 'response', schema: toJSONSchema(format.schema), strict: format.strict ?? true };
+}
+
+/** The call's `providerOptions` for this target: those for its provider type, then those for its provider name. */
+function extraBody(request: ChatRequest, target: TargetRuntime): Record<string, unknown> | undefined {
+  const options = request.providerOptions;
+  if (!options) return undefined;
+  const { type, name } = target.provider;
+  const byType = Object.hasOwn(options, type) ? options[type] : undefined;
+  const byName = name !== type && Object.hasOwn(options, name) ? options[name] : undefined;
+  if (!byType && !byName) return undefined;
+  return { ...byType, ...byName };
+}
+
+/** The request one target is sent: the call's request with the chain step's own defaults, schemas as JSON Schema. */
 export function providerRequest(request: ChatRequest, target: TargetRuntime): ProviderRequest {
-  return {
+  const out: ProviderRequest = {
     model: target.target.model,
     messages: request.messages,
     maxTokens: request.maxTokens ?? target.target.maxTokens,
     temperature: request.temperature ?? target.target.temperature,
   };
+  if (request.tools && request.tools.length > 0) out.tools = request.tools.map(providerTool);
+  if (request.toolChoice !== undefined) out.toolChoice = request.toolChoice;
+  if (request.parallelToolCalls !== undefined) out.parallelToolCalls = request.parallelToolCalls;
+  if (request.responseFormat) out.responseFormat = providerResponseFormat(request.responseFormat);
+  if (request.stop !== undefined) out.stop = typeof request.stop === 'string' ? [request.stop] : request.stop;
+  if (request.topP !== undefined) out.topP = request.topP;
+  if (request.seed !== undefined) out.seed = request.seed;
+  if (request.user !== undefined) out.user = request.user;
+  if (request.reasoning) out.reasoning = request.reasoning;
+  const extra = extraBody(request, target);
+  if (extra) out.extraBody = extra;
+  return out;
 }

@@ -5,18 +5,37 @@ import type { CallKind } from '../policy/call-kind.js';
 import { recordStreamFailure } from '../policy/record-outcome.js';
 import { runChain } from '../policy/run-chain.js';
 import type { Call, Runtime } from '../runtime.js';
-import type { ChatRequest, ChatResult, RateLimitSnapshot } from '../types.js';
+import type { ChatRequest, ChatResult, RateLimitSnapshot, ToolCall } from '../types.js';
 import { chatTokens } from './chat.js';
+import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
+import { ToolCallAssembler, type PartialToolCall } from './tool-call-assembler.js';
 
-/** What `router.stream` yields: `start`, `text`..., then exactly one of `done` or `interrupted`. */
+export type { PartialToolCall } from './tool-call-assembler.js';
+
+/**
+ * What `router.stream` yields: `start`, then `text` deltas and tool calls (`tool_call_delta`
+ * fragments, with `id` and `name` on a call's first, and one `tool_call` once its arguments are
+ * complete and parsed), then exactly one of `done` or `interrupted`.
+ */
 export type StreamEvent =
   | { type: 'start'; provider: string; model: string }
   | { type: 'text'; delta: string }
+  | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'tool_call'; toolCall: ToolCall }
   | { type: 'done'; result: ChatResult }
-  | { type: 'interrupted'; text: string; error: RouterError };
+  | {
+    type: 'interrupted';
+    /** The text shown before the stream stopped. */
+    text: string;
+    /** Tool calls that completed (each was emitted as a `tool_call`). */
+    toolCalls: ToolCall[];
+    /** Tool calls cut off before their end: never emitted as complete, never to be executed. */
+    incompleteToolCalls: PartialToolCall[];
+    error: RouterError;
+  };
 
-/** A provider stream that has produced its first content (or finished without any): committed. */
+/** A provider stream that has produced its first visible event (or finished without any): committed. */
 export interface OpenStream {
   first: ProviderStreamEvent;
   events: AsyncIterator<ProviderStreamEvent>;
@@ -26,22 +45,25 @@ export interface OpenStream {
 }
 
 /**
- * Opens a provider stream and reads it up to the commit point: the first content token (protocol
- * events, pings and empty deltas do not count). Anything that fails before it is an ordinary failed
+ * Opens a provider stream and reads it up to the commit point: the first event the caller can see,
+ * non-empty text, the start of a tool call, or the finish. Role-only chunks and pings never reach
+ * us; thinking the caller is not shown proves the provider alive (the first-token timer starts
+ * over) but does not commit. Anything that fails before the commit point is an ordinary failed
  * attempt, so the whole decision table applies; the attempt's scope is handed to the stream after.
  */
-async function openUntilFirstToken(events: AsyncIterable<ProviderStreamEvent>, scope: AttemptScope): Promise<OpenStream> {
+async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scope: AttemptScope): Promise<OpenStream> {
   const it = events[Symbol.asyncIterator]();
   let open: Extract<ProviderStreamEvent, { type: 'open' }> | undefined;
   try {
     for (;;) {
       const next = await it.next();
       if (next.done) throw new RouterError('transport', 'stream ended without content or a terminal event', { code: 'stream_truncated' });
-      if (next.value.type === 'open') {
-        open = next.value;
-        continue;
+      const event = next.value;
+      if (event.type === 'open') open = event;
+      else if (event.type === 'thinking') scope.alive();
+      else if (event.type === 'delta' || event.type === 'tool_call_start' || event.type === 'finish') {
+        return { first: event, events: it, scope, requestId: open?.requestId, rateLimit: open?.rateLimit };
       }
-      return { first: next.value, events: it, scope, requestId: open?.requestId, rateLimit: open?.rateLimit };
     }
   } catch (err) {
     await it.return?.().catch(() => {});
@@ -65,18 +87,19 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
   keepsAttempt: true,
   payload: (call, target) => providerRequest(call.request as ChatRequest, target),
   endpoint: (target) => target.chat,
-  estimateTokens: (call, target, payload) => chatTokens(call as Call<ChatRequest>, target, payload),
-  send: (adapter, payload, handle) => openUntilFirstToken(adapter.stream(payload, { signal: handle.signal }), handle.scope!),
+  estimateTokens: chatTokens,
+  send: (adapter, payload, handle) => openUntilVisible(adapter.stream(payload, { signal: handle.signal }), handle.scope!),
   attemptTimeoutMs: (call, target) => (call.request as ChatRequest).firstTokenTimeoutMs ?? target.firstTokenTimeoutMs ?? Infinity,
   timeoutLabel: () => 'no first token in time',
   leaseTtlMs: (target) => target.streamLeaseTtlMs,
 };
 
 /**
- * Streams one call. Before the first content token every rule of the decision table applies
- * (retries, waits, fall-through, breakers); after it nothing is retried and no other target is
- * tried: a failure ends the stream with `interrupted`, carrying the text shown so far. A stream
- * that ends without its provider's terminal event is never `done`.
+ * Streams one call. Before the commit point every rule of the decision table applies (retries,
+ * waits, fall-through, breakers); after it nothing is retried and no other target is tried: a
+ * failure ends the stream with `interrupted`, carrying the text shown so far and the tool calls that
+ * completed. A stream that ends without its provider's terminal event is never `done`; a tool call
+ * cut off before its end is never emitted as complete.
  */
 export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGenerator<StreamEvent> {
   const { clock } = rt;
@@ -89,6 +112,7 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGe
   const { scope, events } = open;
   scope.commit(idleMs);
   scope.pause();
+  const tools = new ToolCallAssembler(where);
   let text = '';
   let finished = false;
   let event: ProviderStreamEvent = open.first;
@@ -99,6 +123,8 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGe
       if (event.type === 'delta') {
         text += event.text;
         yield { type: 'text', delta: event.text };
+      } else if (event.type === 'tool_call_start' || event.type === 'tool_call_delta' || event.type === 'tool_call_end') {
+        for (const out of tools.take(event)) yield out;
       }
       scope.touch();
       const next = await events.next();
@@ -106,25 +132,40 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGe
       if (next.done) throw new RouterError('transport', 'stream ended before its terminal event', { ...where, code: 'stream_truncated' });
       event = next.value;
     }
+    const end = tools.finish(event.finishReason);
     finished = true;
     scope.dispose();
     await lease?.settle({ sent: true, usage: event.usage, rateLimit: open.rateLimit });
-    yield {
-      type: 'done',
-      result: {
-        text, toolCalls: [], message: { role: 'assistant', content: text }, ...where, finishReason: event.finishReason, usage: event.usage, attempts: call.attempts,
-        latencyMs: clock.now() - call.startedAtMs, requestId: open.requestId, timeToFirstTokenMs,
-      },
+    const request = call.request;
+    const result: ChatResult = {
+      text, toolCalls: end.toolCalls,
+      message: assistantMessage({ text, toolCalls: end.toolCalls, providerParts: event.providerParts }),
+      ...where, finishReason: end.finishReason, usage: event.usage, attempts: call.attempts,
+      latencyMs: clock.now() - call.startedAtMs, requestId: open.requestId, timeToFirstTokenMs,
     };
+    if (end.error) {
+      yield { type: 'interrupted', text, toolCalls: end.toolCalls, incompleteToolCalls: tools.incomplete(), error: end.error.with({ attempts: call.attempts }) };
+      return;
+    }
+    if (request.responseFormat && end.finishReason === 'stop' && end.toolCalls.length === 0) {
+      try {
+        result.object = parseOutput(text, request.responseFormat, where);
+      } catch (err) {
+        yield { type: 'interrupted', text, toolCalls: [], incompleteToolCalls: [], error: (err as RouterError).with({ attempts: call.attempts }) };
+        return;
+      }
+    }
+    yield { type: 'done', result };
   } catch (err) {
+    if (finished) throw err;
     finished = true;
     const error = interruption(err, scope, call, where, idleMs);
     scope.dispose();
     await lease?.settle({ sent: true, rateLimit: open.rateLimit });
     await events.return?.(undefined).catch(() => {});
     recordStreamFailure(rt, runtime, error, scope.cause === 'caller');
-    rt.logger.warn({ ...where, chain: call.chain, kind: error.kind, code: error.code, chars: text.length }, 'stream interrupted after its first token; not retried');
-    yield { type: 'interrupted', text, error };
+    rt.logger.warn({ ...where, chain: call.chain, kind: error.kind, code: error.code, chars: text.length }, 'stream interrupted after its first visible event; not retried');
+    yield { type: 'interrupted', text, toolCalls: tools.completed(), incompleteToolCalls: tools.incomplete(), error };
   } finally {
     if (!finished) {
       // The consumer stopped reading: abort the request and free the attempt.

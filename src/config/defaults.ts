@@ -11,6 +11,7 @@ export const DEFAULTS = Object.freeze({
     maxInlineWaitMs: 5_000,
     retryTimeouts: false,
     cooldownMs: 1_000,
+    onInvalidOutput: 'throw' as 'throw' | 'next',
   }),
   breaker: Object.freeze({
     scope: 'provider' as 'provider' | 'target',

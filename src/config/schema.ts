@@ -75,8 +75,22 @@ export const fakeStepSchema = z.union([
     finishReason: z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'other']).optional(),
     /** Latency of this one answer, overriding the provider's `latencyMs`. */
     latencyMs: z.number().int().nonnegative().optional(),
-    /** Streams only: the connection drops after this many chunks, before the terminal event. */
+    /** Streams only: the connection drops after this many chunks (text deltas, tool-call starts, argument fragments), before the terminal event. */
     cutAfterChunks: z.number().int().nonnegative().optional(),
+    /** Answer with these tool calls (arguments default to ones generated from the tool's schema). */
+    toolCalls: z.array(z.object({
+      name: z.string().min(1),
+      arguments: z.record(z.string(), z.unknown()).optional(),
+      id: z.string().min(1).optional(),
+    }).strict()).optional(),
+    /** The JSON this answer writes (structured output, tool arguments) comes out broken, to test `invalid_output`. */
+    invalidJson: z.boolean().optional(),
+    /** Usage details to report: prompt tokens read from or written to the cache, reasoning tokens. */
+    usage: z.object({
+      cachedInputTokens: z.number().int().nonnegative().optional(),
+      cacheWriteTokens: z.number().int().nonnegative().optional(),
+      reasoningTokens: z.number().int().nonnegative().optional(),
+    }).strict().optional(),
   }).strict(),
   z.object({
     fail: z.enum(['rate_limited', 'quota_exhausted', 'server', 'timeout', 'transport', 'bad_request',
@@ -86,7 +100,7 @@ export const fakeStepSchema = z.union([
     retryAfterMs: z.number().nonnegative().optional(),
     message: z.string().optional(),
     latencyMs: z.number().int().nonnegative().optional(),
-    /** Streams only: the failure arrives mid-stream, after this many chunks of content. */
+    /** Streams only: the failure arrives mid-stream, after this many chunks of content (tool-call chunks count). */
     afterChunks: z.number().int().nonnegative().optional(),
   }).strict(),
 ]);
@@ -137,6 +151,8 @@ export const retrySchema = z.object({
   retryTimeouts: z.boolean().default(DEFAULTS.retry.retryTimeouts),
   /** How long a target cools after 429s that named no reset at all. @default 1000 */
   cooldownMs: nonNegativeInt.default(DEFAULTS.retry.cooldownMs),
+  /** An answer that fails to parse or validate: thrown (`throw`), or the next target is tried (`next`). @default 'throw' */
+  onInvalidOutput: z.enum(['throw', 'next']).default(DEFAULTS.retry.onInvalidOutput),
 }).strict();
 
 export const breakerSchema = z.object({

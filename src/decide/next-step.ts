@@ -11,6 +11,8 @@ export interface NextStepPolicy {
   /** How long a target that ran out of 429 retries without any reset hint cools. */
   cooldownMs: number;
   parkMs: number;
+  /** `invalid_output`: thrown, or the next target is tried. */
+  onInvalidOutput: 'throw' | 'next';
 }
 
 /** One failed attempt, as the decision sees it. */
@@ -64,7 +66,9 @@ export function nextStep(input: NextStepInput): NextStep {
   if (kind === 'quota_exhausted') {
     return { action: 'fall_through', breaker, block: { reason: 'parked', forMs: policy.parkMs, scope: 'provider' } };
   }
-  if (kind === 'circuit_open' || kind === 'local_limit') return { action: 'fall_through', breaker };
+  if (kind === 'circuit_open' || kind === 'local_limit' || kind === 'unsupported') return { action: 'fall_through', breaker };
+  // An answer that does not parse or validate: another model may answer in shape, if the caller opted in.
+  if (kind === 'invalid_output') return { action: policy.onInvalidOutput === 'next' ? 'fall_through' : 'throw', breaker };
 
   const fits = (delayMs: number) => remainingMs === undefined || delayMs < remainingMs;
   const cooling = (forMs: number): BlockOrder => ({ reason: 'cooling', forMs, scope: 'target' });

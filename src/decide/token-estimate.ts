@@ -37,12 +37,41 @@ export function openAILimiterTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
+/** Images are billed by size, which the router does not know: each counts this much (OpenAI's largest tile set is ~1,100). */
+export const IMAGE_TOKENS = 1_000;
+/** Files (PDFs) are billed by pages: estimated at a token per this many bytes. */
+export const FILE_BYTES_PER_TOKEN = 16;
+
+/** What a prompt is made of, for its estimate: the messages, and the tool and schema definitions sent with them. */
+export interface Prompt {
+  messages: readonly Message[];
+  tools?: ReadonlyArray<{ name: string; description?: string; parameters: unknown }>;
+  responseFormat?: { type: string; schema?: unknown };
+}
+
+function messageTokens(m: Message, count: CountTokens): number {
+  let n = 4 + count(messageText(m));
+  if (m.role === 'user' && typeof m.content !== 'string') {
+    for (const part of m.content) {
+      if (part.type === 'image') n += IMAGE_TOKENS;
+      else if (part.type === 'file') n += Math.ceil((part.data.length * 3) / 4 / FILE_BYTES_PER_TOKEN);
+    }
+  } else if (m.role === 'assistant' && m.toolCalls) {
+    for (const call of m.toolCalls) n += count(call.name) + count(JSON.stringify(call.arguments));
+  }
+  return n;
+}
+
 /**
  * Prompt tokens the way chat APIs bill them: every message's content plus 4 tokens of framing, plus
- * 3 to prime the reply (OpenAI's published accounting; close enough for Anthropic).
+ * 3 to prime the reply (OpenAI's published accounting; close enough for Anthropic), plus the tool
+ * definitions and the output schema, which are part of the prompt too.
  */
-export function promptTokenEstimate(messages: readonly Message[], count: CountTokens = heuristicTokens): number {
+export function promptTokenEstimate(prompt: readonly Message[] | Prompt, count: CountTokens = heuristicTokens): number {
+  const p: Prompt = Array.isArray(prompt) ? { messages: prompt as readonly Message[] } : (prompt as Prompt);
   let total = 3;
-  for (const m of messages) total += 4 + count(messageText(m));
+  for (const m of p.messages) total += messageTokens(m, count);
+  if (p.tools) for (const t of p.tools) total += 8 + count(t.name) + count(t.description ?? '') + count(JSON.stringify(t.parameters));
+  if (p.responseFormat?.schema !== undefined) total += count(JSON.stringify(p.responseFormat.schema));
   return total;
 }

@@ -12,6 +12,11 @@ export interface AttemptScope {
    * restarted by every `touch()`. The caller's abort and the call's deadline still apply.
    */
   commit(idleMs: number): void;
+  /**
+   * Before the commit point: the provider showed it is working (thinking the caller is not shown),
+   * so the attempt timer starts over; a model that thinks is not a model that hangs.
+   */
+  alive(): void;
   /** Starts the idle timer: we are now waiting on the provider for the next chunk. */
   touch(): void;
   /** Stops the idle timer while the consumer, not the provider, holds things up. */
@@ -74,6 +79,9 @@ export function attemptScope({ clock, callerSignal, attemptTimeoutMs, deadlineIn
     commit(ms) {
       idleMs = ms;
       if (!cause) arm(ms);
+    },
+    alive() {
+      if (idleMs === undefined && !cause) arm(attemptTimeoutMs);
     },
     touch() {
       if (idleMs !== undefined && !cause) arm(idleMs);

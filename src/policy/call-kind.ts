@@ -40,7 +40,7 @@ export interface CallKind<P, T extends AttemptValue> {
   /** Tokens the provider's limiter will charge, reserved against TPM before the attempt is sent. */
   estimateTokens(call: Call, target: TargetRuntime, payload: P): number;
   /** Sends one attempt; never retries. */
-  send(adapter: ProviderAdapter, payload: P, handle: AttemptHandle): Promise<T>;
+  send(adapter: ProviderAdapter, payload: P, handle: AttemptHandle, call: Call): Promise<T>;
   /** This kind's bound on one attempt (a stream's first-token timeout), within the target's `timeoutMs`. */
   attemptTimeoutMs(call: Call, target: TargetRuntime): number;
   /** What to call an attempt that ran out of that time. */

@@ -1,3 +1,4 @@
+import { missing } from '../calls/capabilities.js';
 import { isPromise, type MaybePromise } from '../maybe-promise.js';
 import type { Block } from '../store/state-store.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
@@ -13,11 +14,16 @@ function blockSkip(a: AttemptContext<unknown, AttemptValue>, block: Block): Skip
 }
 
 /**
- * The first step: is the target open for an attempt at all? A parked provider (quota), a cooling
- * endpoint (rate limit) or an open circuit skips it without a request, and the call moves on.
+ * The first step: is the target open for an attempt at all? A target that cannot carry the request
+ * (a capability it lacks), a parked provider (quota), a cooling endpoint (rate limit) or an open
+ * circuit skips it without a request, and the call moves on.
  */
 export function gate<P, T extends AttemptValue>(a: AttemptContext<P, T>): MaybePromise<StepResult<T>> {
   const { rt, target } = a;
+  if (a.call.needs.length > 0) {
+    const lacks = missing(a.call.needs, target.capabilities);
+    if (lacks.length > 0) return recordSkip(rt, a.call, target, { kind: 'unsupported', message: `${target.target.key} cannot carry this request: it lacks ${lacks.join(', ')}` });
+  }
   const parked = rt.store.getBlock(target.parkedKey, a.startedAtMs);
   const cooling = rt.store.getBlock(a.endpoint.coolingKey, a.startedAtMs);
   // Awaited together: with Redis both are in flight, and a failure of one must not leave the other unhandled.

@@ -30,8 +30,8 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
   a.cause = undefined;
   try {
     const pending = scope
-      ? kind.send(target.adapter, a.payload, { signal: scope.signal, scope })
-      : kind.send(target.adapter, a.payload, { timeoutMs });
+      ? kind.send(target.adapter, a.payload, { signal: scope.signal, scope }, call)
+      : kind.send(target.adapter, a.payload, { timeoutMs }, call);
     a.value = await (scope ? pending : rt.stallGuard.guard(pending, timeoutMs + BODY_GRACE_MS, where));
     if (!kind.keepsAttempt) scope?.dispose();
   } catch (err) {

@@ -1,4 +1,5 @@
 import type { ProviderAdapter } from '../../providers/types.js';
+import { capabilitiesOf, type Capabilities } from '../calls/capabilities.js';
 import { DEFAULTS, STREAM_LEASE_TTL_MS } from '../config/defaults.js';
 import type { ResolvedConfig, ResolvedProvider, Target } from '../config/index.js';
 import type { CountTokens } from '../decide/token-estimate.js';
@@ -53,6 +54,8 @@ export interface TargetRuntime {
   readonly countTokens: CountTokens;
   /** Output tokens a call without `maxTokens` reserves against TPM. */
   readonly reserveOutputTokens: number;
+  /** What requests this target can carry (tools, images, files, JSON schemas, embeddings). */
+  readonly capabilities: Capabilities;
 }
 
 /** The limits of a target for chat: its provider's `limits`, with that model's overrides. */
@@ -103,6 +106,7 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
         streamLeaseTtlMs: STREAM_LEASE_TTL_MS,
         countTokens: tokenCounter(target.model, provider.limits?.tokenizer ?? DEFAULTS.limits.tokenizer, adapter.traits.tokenCounting === 'characters'),
         reserveOutputTokens: adapter.traits.defaultMaxTokens ?? provider.limits?.reserveOutputTokens ?? DEFAULTS.limits.reserveOutputTokens,
+        capabilities: capabilitiesOf(provider, adapter.traits),
       };
     }));
   }

@@ -3,7 +3,7 @@ import { breakerVerdict } from '../../src/decide/breaker-verdict.js';
 import { nextStep, type NextStepInput } from '../../src/decide/next-step.js';
 import type { ErrorKind } from '../../src/errors.js';
 
-const policy = { baseDelayMs: 250, maxDelayMs: 8000, maxInlineWaitMs: 5000, retryTimeouts: false, cooldownMs: 1000, parkMs: 600_000 };
+const policy = { baseDelayMs: 250, maxDelayMs: 8000, maxInlineWaitMs: 5000, retryTimeouts: false, cooldownMs: 1000, parkMs: 600_000, onInvalidOutput: 'throw' as const };
 const decide = (over: Partial<NextStepInput> & { kind: ErrorKind }) =>
   nextStep({ attempt: 1, maxAttempts: 3, policy, random: () => 0, ...over });
 
@@ -40,6 +40,10 @@ describe('nextStep: the decision table', () => {
     // skipped
     ['open circuit: next target at once', { kind: 'circuit_open' }, { action: 'fall_through', breaker: 'neutral' }],
     ['local limit: next target at once', { kind: 'local_limit' }, { action: 'fall_through', breaker: 'neutral' }],
+    ['unsupported: next target at once', { kind: 'unsupported' }, { action: 'fall_through', breaker: 'neutral' }],
+    // invalid output
+    ['invalid output: thrown by default, after the one request', { kind: 'invalid_output' }, { action: 'throw', breaker: 'neutral' }],
+    ['invalid output with onInvalidOutput next: the next target', { kind: 'invalid_output', policy: { ...policy, onInvalidOutput: 'next' } }, { action: 'fall_through', breaker: 'neutral' }],
   ])('%s', (_what, input, expected) => {
     expect(decide(input)).toEqual(expected);
   });

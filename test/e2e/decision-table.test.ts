@@ -468,7 +468,7 @@ describe('an exhausted chain', () => {
 describe('invalid input', () => {
   it.each([
     ['no messages', { messages: [] }, /messages: at least one message/],
-    ['an unknown role', { messages: [{ role: 'tool', content: 'x' }] }, /messages\[0\]\.role/],
+    ['an unknown role', { messages: [{ role: 'robot', content: 'x' }] }, /messages\[0\]\.role/],
     ['an unknown chain', { chain: 'nope', messages: [{ role: 'user', content: 'x' }] }, /unknown chain "nope"/],
     ['a non-string content', { messages: [{ role: 'user', content: 42 }] }, /messages\[0\]\.content/],
     ['a misspelt option', { messages: [{ role: 'user', content: 'x' }], max_tokens: 5 }, /max_tokens/],
