@@ -1,3 +1,4 @@
+import type { z, ZodType } from 'zod';
 import { createAdapter } from '../providers/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { missing, needsOf, type Capability } from './calls/capabilities.js';
@@ -38,7 +39,11 @@ export interface RouterOptions {
 
 /** A configured router: one per process is the usual shape. */
 export interface Router {
-  /** Sends a chat request down its chain; resolves with the first answer or throws a `RouterError`. */
+  /**
+   * Sends a chat request down its chain; resolves with the first answer or throws a `RouterError`.
+   * With a zod `responseFormat` schema, `result.object` is typed by it.
+   */
+  chat<S extends ZodType>(request: ChatRequest & { responseFormat: { type: 'json_schema'; schema: S } }): Promise<ChatResult<z.output<S>>>;
   chat(request: ChatRequest): Promise<ChatResult>;
   /**
    * Streams a chat request: `start`, `text`..., then `done` or `interrupted`. Retries and fall-through
@@ -147,7 +152,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   }
 
   const router: Router & { [INTERNALS]?: RouterInternals } = {
-    chat,
+    chat: chat as Router['chat'],
     stream,
     on: (event, fn) => events.on(event, fn),
     breakerStates: () => breakers.states(),
