@@ -1,0 +1,4 @@
+import { runAdapterContract } from './contract.js';
+import { openAIHarness } from './openai-harness.js';
+
+runAdapterContract(openAIHarness('openai-compatible'));
