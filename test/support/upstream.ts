@@ -3,7 +3,8 @@ import type { AddressInfo, Socket } from 'node:net';
 
 /** One scripted answer of the loopback upstream. */
 export type Reply =
-  | { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number }
+  /** `heldUntil`: the answer waits for this promise (a gate the test opens), instead of a real delay. */
+  | { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number; heldUntil?: Promise<unknown> }
   /** Server-sent events, written as given (each string is one `data:`/`event:` block without the blank line). */
   | { status?: number; headers?: Record<string, string>; sse: string[]; cutAfter?: number; delayMs?: number; end?: boolean }
   /** Destroys the socket without answering (ECONNRESET / socket hang up at the client). */
@@ -119,6 +120,7 @@ export class Upstream {
       return;
     }
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+    if (reply.heldUntil) await reply.heldUntil;
     const payload = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
     res.end(payload);
