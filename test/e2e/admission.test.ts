@@ -5,8 +5,13 @@ import { MemoryStore } from '../../src/store/memory-store.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
+import { gate, until } from '../support/until.js';
+import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
-import { fakeRequests } from '../../src/testing/index.js';
+import { fakeRequests, queuedCalls } from '../../src/testing/index.js';
+
+// Every router here runs on a virtual clock: queue wake-ups, windows and deadlines happen at exact
+// virtual times the tests move to, and a slow machine changes nothing but how long the suite takes.
 
 let up: Upstream;
 let closers: Array<() => Promise<void>> = [];
@@ -24,27 +29,33 @@ const openaiWith = (limits: Record<string, unknown>, extra: Record<string, unkno
   anthropic: { type: 'anthropic' as const, apiKey: 'sk-test-b', baseURL: up.url },
 });
 
-function wire(overrides: Partial<SwitchyardConfig>) {
-  const w = wireRouter(up, overrides);
+function wire(overrides: Partial<SwitchyardConfig>, clock = new VirtualClock()) {
+  const w = wireRouter(up, overrides, { clock });
   closers.push(() => w.router.close());
-  return w;
+  return { ...w, clock };
 }
 
-function fakeRouter(config: Partial<SwitchyardConfig> & Pick<SwitchyardConfig, 'providers' | 'chains'>, store = new MemoryStore()) {
-  const router = createRouter(config, { logger: captureLogger().logger, store });
+function fakeRouter(config: Partial<SwitchyardConfig> & Pick<SwitchyardConfig, 'providers' | 'chains'>, store = new MemoryStore(), clock = new VirtualClock()) {
+  const router = createRouter(config, { logger: captureLogger().logger, store, clock });
   closers.push(() => router.close());
-  return { router, store, sent: (name: string) => fakeRequests(router, name).length };
+  return { router, store, clock, sent: (name: string) => fakeRequests(router, name).length };
 }
 
 describe('concurrency budgets', () => {
   it('never puts more than two requests in flight upstream with concurrency 2, and all ten calls succeed', async () => {
-    const { router, openai } = wire({ providers: openaiWith({ concurrency: 2 }) });
-    up.otherwise(OPENAI_PATH, () => ({ status: 200, headers: openaiSuccessHeaders, body: openaiCompletion(), delayMs: 40 }));
-    const results = await Promise.all(Array.from({ length: 10 }, () => router.chat(ask())));
+    const { router, openai, clock } = wire({ providers: openaiWith({ concurrency: 2 }) });
+    const held = gate();
+    up.otherwise(OPENAI_PATH, () => ({ status: 200, headers: openaiSuccessHeaders, body: openaiCompletion(), heldUntil: held.promise }));
+    const calls = Promise.all(Array.from({ length: 10 }, () => router.chat(ask())));
+    await until(() => up.inFlight === 2 && queuedCalls(router) === 8, 'two requests upstream and eight calls queued');
+    await clock.advance(40); // the two answers take 40 ms of the router's time
+    held.open();
+    const results = await calls;
     expect(results.every((r) => r.provider === 'openai')).toBe(true);
     expect(openai()).toBe(10);
     expect(up.maxInFlight).toBe(2);
-    expect(results.some((r) => (r.attempts[0]!.waitedMs ?? 0) > 0)).toBe(true);
+    // The first two went at once; the other eight waited in the queue for those 40 ms.
+    expect(results.map((r) => r.attempts[0]!.waitedMs)).toEqual([undefined, undefined, 40, 40, 40, 40, 40, 40, 40, 40]);
   });
 
   it('holds a stream\'s slot until its last chunk', async () => {
@@ -53,12 +64,14 @@ describe('concurrency budgets', () => {
       chains: { default: ['p:m'] },
     });
     const order: string[] = [];
-    const streamDone = (async () => {
-      for await (const ev of router.stream(ask())) if (ev.type === 'done') order.push('stream done');
-    })();
-    await new Promise((r) => setTimeout(r, 10));
+    const events = router.stream(ask())[Symbol.asyncIterator]();
+    // Read the stream up to its first chunk and stop there: it holds the one slot, mid-stream.
+    for (let ev = (await events.next()).value; ev?.type !== 'text'; ev = (await events.next()).value);
     const chat = router.chat(ask()).then(() => order.push('chat done'));
-    await Promise.all([streamDone, chat]);
+    await until(() => queuedCalls(router) === 1, 'the chat queued behind the stream');
+    expect(sent('p')).toBe(1);
+    for (let next = await events.next(); !next.done; next = await events.next()) if (next.value.type === 'done') order.push('stream done');
+    await chat;
     expect(order).toEqual(['stream done', 'chat done']);
     expect(sent('p')).toBe(2);
   });
@@ -75,11 +88,15 @@ describe('request budgets', () => {
   });
 
   it('waits in the queue when room returns within maxQueueMs, then sends to the same target', async () => {
-    const { router, openai, anthropic } = wire({ providers: openaiWith({ rpm: 2, windowMs: 300, maxQueueMs: 2000 }) });
-    const started = Date.now();
-    const results = await Promise.all([router.chat(ask()), router.chat(ask()), router.chat(ask())]);
+    const { router, openai, anthropic, clock } = wire({ providers: openaiWith({ rpm: 2, windowMs: 300, maxQueueMs: 2000 }) });
+    const calls = Promise.all([router.chat(ask()), router.chat(ask()), router.chat(ask())]);
+    await until(() => openai() === 2 && queuedCalls(router) === 1, 'two requests sent and the third call queued');
+    await clock.advance(299);
+    expect(queuedCalls(router)).toBe(1); // the window still holds both requests
+    await clock.advance(1);
+    const results = await calls;
     expect(results.map((r) => r.provider)).toEqual(['openai', 'openai', 'openai']);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(results[2]!.attempts).toMatchObject([{ provider: 'openai', ok: true, waitedMs: 300 }]);
     expect([openai(), anthropic()]).toEqual([3, 0]);
   });
 
@@ -93,8 +110,7 @@ describe('request budgets', () => {
     const err = await rejectionOf(router.chat(ask()));
     expect(err.kind).toBe('exhausted');
     expect(err.attempts.map((a: any) => [a.provider, a.kind, a.skipped])).toEqual([['a', 'local_limit', true], ['b', 'local_limit', true]]);
-    expect(err.retryAfterMs).toBeGreaterThan(59_000);
-    expect(err.retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect(err.retryAfterMs).toBe(60_000); // both windows hold their request for the full minute
   });
 
   it('applies a model\'s override instead of the provider\'s limits', async () => {
@@ -165,7 +181,7 @@ describe('token budgets', () => {
     const router = createRouter({
       providers: { openai: { type: 'openai', apiKey: 'sk-test-a', baseURL: `${up.url}/v1`, limits: { tpm: 100_000 } } },
       chains: { default: ['openai:gpt-4o-mini'] },
-    }, { logger: captureLogger().logger, store });
+    }, { logger: captureLogger().logger, store, clock: new VirtualClock() });
     closers.push(() => router.close());
     up.otherwise(OPENAI_PATH, () => ({ status: 200, headers: openaiSuccessHeaders, body: openaiCompletion() }));
     // 44 characters: 11 by characters, 10 by o200k. Ten CJK characters: 3 by characters, more by o200k.
@@ -194,46 +210,57 @@ describe('provider headroom', () => {
   });
 
   it('waits for the provider\'s bucket to refill one request, not for its full reset', async () => {
-    const { router, openai, anthropic } = wire({ providers: openaiWith({}) });
+    const { router, openai, anthropic, clock } = wire({ providers: openaiWith({}) });
     up.script(OPENAI_PATH, drained);
     await router.chat(ask());
-    const started = Date.now();
-    const next = await router.chat(ask());
-    const waited = Date.now() - started;
+    const pending = router.chat(ask());
+    await until(() => queuedCalls(router) === 1, 'the second call queued');
+    await clock.advance(333);
+    expect(queuedCalls(router)).toBe(1);
+    await clock.advance(1); // 20 s / 60 requests = 333.3 ms, rounded up
+    const next = await pending;
     expect(next.provider).toBe('openai');
-    expect(waited).toBeGreaterThanOrEqual(300);
-    expect(waited).toBeLessThan(2000);
+    expect(next.attempts).toMatchObject([{ provider: 'openai', ok: true, waitedMs: 334 }]);
     expect([openai(), anthropic()]).toEqual([2, 0]);
   });
 });
 
 describe('tenants', () => {
   it('serves a second tenant its share while another floods the same target', async () => {
-    const { router } = fakeRouter({
+    const { router, clock } = fakeRouter({
       providers: { p: { type: 'fake', latencyMs: 15, limits: { concurrency: 1, maxQueueMs: 10_000 } } },
       chains: { default: ['p:m'] },
-    });
+    }, new MemoryStore(), new VirtualClock({ autoAdvance: false }));
+    const startedAt = clock.now();
     const finished: string[] = [];
-    const flood = Array.from({ length: 20 }, () => router.chat({ ...ask(), tenant: 'bulk' }).then(() => finished.push('bulk')));
-    await new Promise((r) => setTimeout(r, 5));
-    const interactive = Array.from({ length: 3 }, () => router.chat({ ...ask(), tenant: 'web' }).then(() => finished.push('web')));
+    const finishedAt: number[] = [];
+    const done = (tenant: string) => () => (finished.push(tenant), finishedAt.push(clock.now() - startedAt));
+    const flood = Array.from({ length: 20 }, () => router.chat({ ...ask(), tenant: 'bulk' }).then(done('bulk')));
+    await until(() => queuedCalls(router) === 19, 'the flood queued behind its first call');
+    const interactive = Array.from({ length: 3 }, () => router.chat({ ...ask(), tenant: 'web' }).then(done('web')));
+    await until(() => queuedCalls(router) === 22, 'web queued behind the flood');
+    await clock.advance(23 * 15);
     await Promise.all([...flood, ...interactive]);
     // With equal shares the queue alternates: web's three calls are done within the first eight answers.
     expect(finished.lastIndexOf('web')).toBeLessThan(8);
+    // One slot: each answer 15 ms after the one before it.
+    expect(finishedAt).toEqual(Array.from({ length: 23 }, (_, i) => 15 * (i + 1)));
   });
 
   it('gives a tenant with share 3 three times the turns of a tenant with share 1', async () => {
-    const { router } = fakeRouter({
+    const { router, clock } = fakeRouter({
       providers: { p: { type: 'fake', latencyMs: 5, limits: { concurrency: 1, maxQueueMs: 10_000 } } },
       chains: { default: ['p:m'] },
       tenants: { gold: { share: 3 }, free: { share: 1 } },
-    });
+    }, new MemoryStore(), new VirtualClock({ autoAdvance: false }));
     const finished: string[] = [];
     const hold = router.chat(ask()); // occupies the slot while both tenants queue up
     const calls = [
       ...Array.from({ length: 12 }, () => router.chat({ ...ask(), tenant: 'free' }).then(() => finished.push('free'))),
       ...Array.from({ length: 12 }, () => router.chat({ ...ask(), tenant: 'gold' }).then(() => finished.push('gold'))),
     ];
+    await until(() => queuedCalls(router) === 24, 'both tenants queued behind the first call');
+    await clock.advance(25 * 5);
     await Promise.all([hold, ...calls]);
     const firstEight = finished.slice(0, 8);
     expect(firstEight.filter((t) => t === 'gold')).toHaveLength(6);
@@ -258,54 +285,81 @@ describe('tenants', () => {
 describe('leaving the queue', () => {
   it('lets a thousand aborted queued calls go at once and leaves nothing held', async () => {
     const store = new MemoryStore();
-    const { router } = fakeRouter({
+    const { router, clock, sent } = fakeRouter({
       providers: { p: { type: 'fake', limits: { concurrency: 1, maxQueueMs: 60_000 }, script: ['hang'] } },
       chains: { default: ['p:m'] },
     }, store);
+    const idleTimers = clock.pendingTimers; // the breakers' window rotation
     const holder = new AbortController();
     const held = rejectionOf(router.chat({ ...ask(), signal: holder.signal }));
-    await new Promise((r) => setTimeout(r, 5));
-    const timersBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    await until(() => sent('p') === 1, 'the first call holding the slot');
+    const timersBefore = clock.pendingTimers;
 
     const controllers = Array.from({ length: 1000 }, () => new AbortController());
-    const queued = controllers.map((c) => rejectionOf(router.chat({ ...ask(), signal: c.signal })));
-    await new Promise((r) => setTimeout(r, 20));
+    let settled = 0;
+    const queued = controllers.map((c) => rejectionOf(router.chat({ ...ask(), signal: c.signal })).finally(() => settled++));
+    await until(() => queuedCalls(router) === 1000, 'a thousand calls queued');
     expect(store.heldLeases('p:m')).toBe(1);
-    const started = Date.now();
+    expect(clock.pendingTimers).toBe(timersBefore + 1000); // each waits for at most maxQueueMs
+    const startedAt = clock.now();
     for (const c of controllers) c.abort();
+    await until(() => settled === 1000, 'every aborted call to settle'); // no timer fires, no time passes
     const errors = await Promise.all(queued);
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(clock.now()).toBe(startedAt);
     expect(errors.every((e) => e.kind === 'aborted')).toBe(true);
-    expect(process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length).toBe(timersBefore);
+    expect(queuedCalls(router)).toBe(0);
+    expect(clock.pendingTimers).toBe(timersBefore);
 
     holder.abort();
     expect((await held).kind).toBe('aborted');
     expect(store.heldLeases('p:m')).toBe(0);
+    expect(clock.pendingTimers).toBe(idleTimers);
+    expect(sent('p')).toBe(1);
   });
 
   it('ends a queued call at its deadline with a timeout, freeing its place', async () => {
     const store = new MemoryStore();
-    const { router } = fakeRouter({
+    const { router, clock, sent } = fakeRouter({
       providers: { p: { type: 'fake', limits: { concurrency: 1, maxQueueMs: 60_000 }, script: [{ text: 'slow', latencyMs: 400 }] } },
       chains: { default: ['p:m'] },
-    }, store);
+    }, store, new VirtualClock({ autoAdvance: false }));
     const slow = router.chat(ask());
-    await new Promise((r) => setTimeout(r, 5));
-    const started = Date.now();
-    const err = await rejectionOf(router.chat({ ...ask(), timeoutMs: 100 }));
+    await until(() => sent('p') === 1, 'the slow call holding the slot');
+    const startedAt = clock.now();
+    let endedAt: number | undefined;
+    const queued = rejectionOf(router.chat({ ...ask(), timeoutMs: 100 })).finally(() => (endedAt = clock.now() - startedAt));
+    await until(() => queuedCalls(router) === 1, 'the second call queued');
+    await clock.advance(99);
+    expect(endedAt).toBeUndefined();
+    await clock.advance(1);
+    const err = await queued;
     expect(err.kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(350);
-    await slow;
+    expect(endedAt).toBe(100); // at its deadline, long before the slow call's 400 ms
+    expect(queuedCalls(router)).toBe(0);
+    await clock.advance(300);
+    expect((await slow).text).toBe('slow');
+    expect(sent('p')).toBe(1);
     expect(store.heldLeases('p:m')).toBe(0);
   });
 });
 
 describe('idempotency', () => {
   it('sends one upstream request for two concurrent calls with the same key', async () => {
-    const { router, openai } = wire({});
-    up.otherwise(OPENAI_PATH, () => ({ status: 200, headers: openaiSuccessHeaders, body: openaiCompletion('once'), delayMs: 30 }));
-    const [a, b] = await Promise.all([router.chat({ ...ask(), idempotencyKey: 'order-42' }), router.chat({ ...ask(), idempotencyKey: 'order-42' })]);
+    // No auto-advance: the second call polls the store on the router's clock, and a poll that moved
+    // time by itself would run the first call's attempt timer out while its request is upstream.
+    const { router, openai, clock } = wire({}, new VirtualClock({ autoAdvance: false }));
+    const held = gate();
+    up.otherwise(OPENAI_PATH, () => ({ status: 200, headers: openaiSuccessHeaders, body: openaiCompletion('once'), heldUntil: held.promise }));
+    let firstDone = false;
+    const first = router.chat({ ...ask(), idempotencyKey: 'order-42' }).finally(() => (firstDone = true));
+    const second = router.chat({ ...ask(), idempotencyKey: 'order-42' });
+    await until(() => openai() === 1, 'the first call upstream');
+    held.open();
+    await until(() => firstDone, 'the first call to finish');
+    await clock.advance(25);
+    const [a, b] = await Promise.all([first, second]);
     expect(openai()).toBe(1);
+    expect(clock.sleeps).toEqual([25]);
     expect(a.text).toBe('once');
     expect(b.text).toBe('once');
     expect([a.replayed, b.replayed].filter(Boolean)).toHaveLength(1);
