@@ -3,6 +3,7 @@ import { isRouterError } from '../../src/errors.js';
 import {
   ANTHROPIC_PATH, OPENAI_PATH, anthropic429Headers, anthropicBodies, compatibleInsufficientCredits, openai429Headers, openaiBodies, openaiOk,
 } from '../support/fixtures.js';
+import { until } from '../support/until.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
@@ -17,27 +18,27 @@ afterEach(async () => {
   close = [];
   await up.close();
 });
-const setup = (...args: Parameters<typeof wireRouter> extends [unknown, ...infer R] ? R : never) => {
-  const w = wireRouter(up, ...args);
+/** A wired router on a virtual clock (a new one unless given): every wait and timeout in virtual time. */
+const setup = (overrides: Parameters<typeof wireRouter>[1] = {}, options: Parameters<typeof wireRouter>[2] = {}) => {
+  const clock = options.clock ?? new VirtualClock();
+  const w = wireRouter(up, overrides, { ...options, clock });
   close.push(() => w.router.close());
-  return w;
+  return { ...w, clock: clock as VirtualClock };
 };
 
 describe('429 rate limits', () => {
   it('retries a 429 on the same target after the x-ratelimit-reset-requests it names (300ms)', async () => {
-    const { router, openai, anthropic } = setup();
+    const { router, openai, anthropic, clock } = setup({}, { random: () => 0 });
     up.script(OPENAI_PATH, { status: 429, headers: { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '300ms', 'x-request-id': 'req_429' }, body: openaiBodies.rateLimitRequests });
     const res = await router.chat(ask());
     expect(res.provider).toBe('openai');
     expect(openai()).toBe(2);
     expect(anthropic()).toBe(0);
-    const [first, second] = up.requests;
-    expect(second!.at - first!.at).toBeGreaterThanOrEqual(300);
+    expect(clock.sleeps).toEqual([300]);
     expect(res.attempts).toMatchObject([
       { provider: 'openai', ok: false, kind: 'rate_limited', status: 429, requestId: 'req_429' },
-      { provider: 'openai', ok: true },
+      { provider: 'openai', ok: true, waitedMs: 300 },
     ]);
-    expect(res.attempts[1]!.waitedMs).toBeGreaterThanOrEqual(300);
   });
 
   it('waits exactly the retry-after it is given (20 s, inline wait raised), measured on a virtual clock', async () => {
@@ -225,48 +226,61 @@ describe('server and transport failures', () => {
 });
 
 describe('attempt timeouts', () => {
-  it('does not retry a timed-out attempt (it may be billed) and falls through', async () => {
-    const { router, openai, anthropic } = setup({
-      providers: {
-        openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, timeoutMs: 150 },
-        anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
-      },
-    });
-    up.script(OPENAI_PATH, { hang: true });
-    const res = await router.chat(ask());
-    expect(res.provider).toBe('anthropic');
-    expect(res.attempts[0]).toMatchObject({ provider: 'openai', kind: 'timeout' });
-    expect(res.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(140);
-    expect([openai(), anthropic()]).toEqual([1, 1]);
+  // The attempt timeouts here are a minute: they fire when the test moves the router's clock, while
+  // the SDKs' own timers (set from the same timeoutMs, on the wall clock) stay far out of reach.
+  const slowOpenAI = (timeoutMs: number) => ({
+    openai: { type: 'openai' as const, apiKey: 'sk-x', baseURL: `${up.url}/v1`, timeoutMs },
+    anthropic: { type: 'anthropic' as const, apiKey: 'sk-y', baseURL: up.url },
   });
 
-  it('times out a response whose headers arrive but whose body never finishes', async () => {
-    const { router, openai, anthropic } = setup({
-      providers: {
-        openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, timeoutMs: 100 },
-        anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
-      },
-    });
-    up.script(OPENAI_PATH, { sse: ['{"id": "chatcmpl-1", "choices": ['], end: false, headers: { 'content-type': 'application/json' } });
-    const started = Date.now();
-    const res = await router.chat(ask());
+  it('does not retry a timed-out attempt (it may be billed) and falls through', async () => {
+    const { router, openai, anthropic, clock } = setup({ providers: slowOpenAI(60_000) });
+    up.script(OPENAI_PATH, { hang: true });
+    const pending = router.chat(ask());
+    await until(() => openai() === 1, 'the request upstream');
+    await clock.advance(59_999);
+    expect(anthropic()).toBe(0);
+    await clock.advance(1);
+    const res = await pending;
     expect(res.provider).toBe('anthropic');
-    expect(res.attempts[0]).toMatchObject({ provider: 'openai', kind: 'timeout' });
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(res.attempts[0]).toMatchObject({ provider: 'openai', kind: 'timeout', latencyMs: 60_000 });
+    expect([openai(), anthropic()]).toEqual([1, 1]);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  // On a clock that is not the wall clock every attempt runs under the router's own timer; on the
+  // wall clock a plain call hands its timeout to the SDK, and a body that stalls after its headers is
+  // caught by the stall guard (timeout + 1 s grace, swept every 250 ms). Both, on virtual time.
+  it.each([
+    ['the router\'s attempt timer', false, 60_000],
+    ['the stall guard of the wall-clock path', true, 61_000],
+  ])('times out a response whose headers arrive but whose body never finishes, by %s', async (_what, wallClock, afterMs) => {
+    const virtual = new VirtualClock();
+    const clock = wallClock
+      ? { isWallClock: true, now: () => virtual.now(), sleep: virtual.sleep.bind(virtual), setTimer: virtual.setTimer.bind(virtual) }
+      : virtual;
+    const { router, openai, anthropic } = setup({ providers: slowOpenAI(60_000) }, { clock: clock as VirtualClock });
+    up.script(OPENAI_PATH, { sse: ['{"id": "chatcmpl-1", "choices": ['], end: false, headers: { 'content-type': 'application/json' } });
+    const pending = router.chat(ask());
+    await until(() => openai() === 1, 'the request upstream');
+    await virtual.advance(afterMs - 1);
+    expect(anthropic()).toBe(0);
+    await virtual.advance(1);
+    const res = await pending;
+    expect(res.provider).toBe('anthropic');
+    expect(res.attempts[0]).toMatchObject({ provider: 'openai', kind: 'timeout', latencyMs: afterMs });
     expect([openai(), anthropic()]).toEqual([1, 1]);
   });
 
   it('retries a timed-out attempt when retry.retryTimeouts is set', async () => {
-    const { router, openai } = setup({
-      providers: {
-        openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, timeoutMs: 150 },
-        anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
-      },
-      retry: { retryTimeouts: true, baseDelayMs: 1, maxDelayMs: 1 },
-    });
+    const { router, openai, clock } = setup({ providers: slowOpenAI(60_000), retry: { retryTimeouts: true, baseDelayMs: 1, maxDelayMs: 1 } }, { random: () => 0 });
     up.script(OPENAI_PATH, { hang: true });
-    expect((await router.chat(ask())).provider).toBe('openai');
+    const pending = router.chat(ask());
+    await until(() => openai() === 1, 'the first request upstream');
+    await clock.advance(60_000);
+    expect((await pending).provider).toBe('openai');
     expect(openai()).toBe(2);
+    expect(clock.sleeps).toEqual([0.5]); // base 1 ms with equal jitter, random 0
   });
 });
 
@@ -274,7 +288,7 @@ describe('circuit breaker', () => {
   const breakerConfig = { retry: { maxAttempts: 1 }, breaker: { volumeThreshold: 3, errorThresholdPercentage: 50, resetTimeoutMs: 400, windowMs: 10_000 } };
 
   it('opens on a 503 storm; later calls send nothing to that provider until the reset, then exactly one probe', async () => {
-    const { router, openai, anthropic } = setup(breakerConfig);
+    const { router, openai, anthropic, clock } = setup(breakerConfig);
     const transitions: string[] = [];
     router.on('breaker', (e) => transitions.push(`${e.key}:${e.state}`));
     up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
@@ -289,7 +303,9 @@ describe('circuit breaker', () => {
     expect(openai()).toBe(3);
     expect(anthropic()).toBe(8);
 
-    await new Promise((r) => setTimeout(r, 450));
+    await clock.advance(399);
+    expect(router.breakerStates().openai).toBe('open');
+    await clock.advance(1); // resetTimeoutMs after it opened
     expect(router.breakerStates().openai).toBe('halfOpen');
     up.otherwise(OPENAI_PATH, () => openaiOk());
     const burst = await Promise.all(Array.from({ length: 5 }, () => router.chat(ask())));
@@ -302,10 +318,10 @@ describe('circuit breaker', () => {
   });
 
   it('a half-open probe answered with a 429 does not close the breaker; the next call probes again', async () => {
-    const { router, openai } = setup({ ...breakerConfig, retry: { maxAttempts: 1, cooldownMs: 0 } });
+    const { router, openai, clock } = setup({ ...breakerConfig, retry: { maxAttempts: 1, cooldownMs: 0 } });
     up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
     for (let i = 0; i < 3; i++) await router.chat(ask());
-    await new Promise((r) => setTimeout(r, 450));
+    await clock.advance(400);
     up.script(OPENAI_PATH, { status: 429, body: openaiBodies.slowDown });
     await router.chat(ask());
     expect(openai()).toBe(4);
@@ -316,10 +332,10 @@ describe('circuit breaker', () => {
   });
 
   it('a half-open probe that fails reopens the breaker', async () => {
-    const { router, openai } = setup(breakerConfig);
+    const { router, openai, clock } = setup(breakerConfig);
     up.otherwise(OPENAI_PATH, () => ({ status: 500, body: openaiBodies.serverError }));
     for (let i = 0; i < 3; i++) await router.chat(ask());
-    await new Promise((r) => setTimeout(r, 450));
+    await clock.advance(400);
     await router.chat(ask());
     expect(openai()).toBe(4);
     expect(router.breakerStates().openai).toBe('open');
@@ -389,27 +405,39 @@ describe('circuit breaker', () => {
 
 describe('cancellation and deadlines', () => {
   it('a caller abort during a retry wait ends the call at once, with no further request', async () => {
-    const { router, openai } = setup();
+    // No auto-advance: the 3 s wait stays pending until the caller aborts it.
+    const { router, openai, clock } = setup({}, { clock: new VirtualClock({ autoAdvance: false }), random: () => 0 });
+    const idleTimers = clock.pendingTimers;
     up.script(OPENAI_PATH, { status: 429, headers: { 'retry-after': '3' }, body: openaiBodies.rateLimitRequests });
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 50);
-    const err = await rejectionOf(router.chat({ ...ask(), signal: controller.signal }));
+    const pending = rejectionOf(router.chat({ ...ask(), signal: controller.signal }));
+    await until(() => clock.sleeps.length === 1, 'the retry wait');
+    expect(clock.sleeps).toEqual([3000]);
+    const abortedAt = clock.now();
+    controller.abort();
+    const err = await pending;
     expect(err.kind).toBe('aborted');
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(clock.now()).toBe(abortedAt); // not a moment of the wait was spent
+    expect(clock.pendingTimers).toBe(idleTimers); // the wait's timer is gone
+    expect(openai()).toBe(1);
     expect(up.count()).toBe(1);
     expect(err.attempts).toHaveLength(1);
   });
 
   it('a caller abort cancels the in-flight request at once', async () => {
-    const { router } = setup();
+    const { router, clock } = setup();
+    const idleTimers = clock.pendingTimers;
     up.script(OPENAI_PATH, { hang: true });
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 50);
-    const err = await rejectionOf(router.chat({ ...ask(), signal: controller.signal }));
+    const pending = rejectionOf(router.chat({ ...ask(), signal: controller.signal }));
+    await until(() => up.count() === 1, 'the request upstream');
+    const abortedAt = clock.now();
+    controller.abort();
+    const err = await pending;
     expect(err.kind).toBe('aborted');
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(clock.now()).toBe(abortedAt);
+    expect(clock.pendingTimers).toBe(idleTimers); // the attempt's timer is gone
+    await until(() => up.abandoned === 1, 'the upstream connection to close');
     expect(up.count()).toBe(1);
     expect(router.breakerStates().openai).toBe('closed');
   });
@@ -422,15 +450,20 @@ describe('cancellation and deadlines', () => {
   });
 
   it('timeoutMs bounds the whole call, waits included, and a wait longer than what is left falls through', async () => {
-    const { router, openai, anthropic } = setup();
+    const { router, openai, anthropic, clock } = setup();
     up.script(OPENAI_PATH, { status: 429, headers: { 'retry-after': '1' }, body: openaiBodies.rateLimitRequests });
     up.script(ANTHROPIC_PATH, { hang: true });
-    const started = Date.now();
-    const err = await rejectionOf(router.chat({ ...ask(), timeoutMs: 300 }));
-    const elapsed = Date.now() - started;
+    const startedAt = clock.now();
+    let endedAt: number | undefined;
+    const pending = rejectionOf(router.chat({ ...ask(), timeoutMs: 300 })).finally(() => (endedAt = clock.now() - startedAt));
+    await until(() => anthropic() === 1, 'the fall-through to anthropic');
+    expect(clock.sleeps).toEqual([]); // the 1 s retry-after did not fit in the 300 ms left: no wait
+    await clock.advance(299);
+    expect(endedAt).toBeUndefined();
+    await clock.advance(1);
+    const err = await pending;
     expect(err.kind).toBe('timeout');
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(1000);
+    expect(endedAt).toBe(300);
     expect([openai(), anthropic()]).toEqual([1, 1]);
   });
 });
@@ -449,8 +482,7 @@ describe('an exhausted chain', () => {
     const again = await rejectionOf(router.chat(ask()));
     expect(again.kind).toBe('exhausted');
     expect(again.attempts.every((a: any) => a.skipped)).toBe(true);
-    expect(again.retryAfterMs).toBeGreaterThan(6000);
-    expect(again.retryAfterMs).toBeLessThanOrEqual(7000);
+    expect(again.retryAfterMs).toBe(7000); // no time has passed on the router's clock
     expect(up.count()).toBe(2);
   });
 
@@ -460,8 +492,7 @@ describe('an exhausted chain', () => {
     expect((await rejectionOf(router.chat(ask()))).retryAfterMs).toBeUndefined();
     const err = await rejectionOf(router.chat(ask()));
     expect(err.kind).toBe('exhausted');
-    expect(err.retryAfterMs).toBeGreaterThan(4000);
-    expect(err.retryAfterMs).toBeLessThanOrEqual(5000);
+    expect(err.retryAfterMs).toBe(5000);
   });
 });
 
