@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../src/calls/stream.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openaiBodies } from '../support/fixtures.js';
 import { anthropicDelta, anthropicOverloadedEvent, anthropicSse, anthropicSseHead, openaiErrorFrame, openaiSse } from '../support/sse.js';
+import { until } from '../support/until.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
+import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 
 let up: Upstream;
@@ -18,13 +20,15 @@ afterEach(async () => {
   await up.close();
 });
 
-function setup(...args: Parameters<typeof wireRouter> extends [unknown, ...infer R] ? R : never) {
-  const w = wireRouter(up, { chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], 'anthropic-first': ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] }, ...args[0] }, args[1]);
+/** A wired router on a virtual clock: first-token, idle and attempt timers move only when a test says. */
+function setup(overrides: Parameters<typeof wireRouter>[1] = {}) {
+  const clock = new VirtualClock();
+  const w = wireRouter(up, { chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], 'anthropic-first': ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] }, ...overrides }, { clock });
   // wireRouter installs non-streaming defaults; streams are the default reply here.
   up.otherwise(OPENAI_PATH, () => ({ sse: openaiSse(['Hello', ' from', ' OpenAI']) }));
   up.otherwise(ANTHROPIC_PATH, () => ({ sse: anthropicSse(['Hello', ' from', ' Claude']) }));
   closers.push(() => w.router.close());
-  return w;
+  return { ...w, clock };
 }
 
 async function collect(iterable: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
@@ -35,10 +39,10 @@ async function collect(iterable: AsyncIterable<StreamEvent>): Promise<StreamEven
 const texts = (events: StreamEvent[]) => events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta);
 const last = (events: StreamEvent[]) => events[events.length - 1]!;
 
-/** Polls a condition for up to 400 ms (well under the scripted stream's remaining 500+ ms). */
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 40 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(condition()).toBe(true);
+/** Collects a stream's events into `into` as they come, so a test can look at them mid-stream. */
+async function collectInto(iterable: AsyncIterable<StreamEvent>, into: StreamEvent[]): Promise<StreamEvent[]> {
+  for await (const ev of iterable) into.push(ev);
+  return into;
 }
 
 describe('router.stream', () => {
@@ -131,24 +135,32 @@ describe('router.stream', () => {
   });
 
   it('falls through when a target stalls longer than firstTokenTimeoutMs, counting it as a timeout', async () => {
-    const { router, openai, anthropic } = setup();
+    const { router, openai, anthropic, clock } = setup();
     up.script(OPENAI_PATH, { sse: openaiSse(['late']).slice(0, 1), end: false }); // role-only delta, then silence
-    const started = Date.now();
-    const events = await collect(router.stream({ ...ask(), firstTokenTimeoutMs: 150 }));
-    expect(Date.now() - started).toBeLessThan(1500);
-    expect(last(events)).toMatchObject({ type: 'done', result: { provider: 'anthropic', attempts: [{ provider: 'openai', kind: 'timeout' }, { provider: 'anthropic', ok: true }] } });
+    const pending = collect(router.stream({ ...ask(), firstTokenTimeoutMs: 150 }));
+    await until(() => openai() === 1, 'the openai request upstream');
+    await clock.advance(149);
+    expect(anthropic()).toBe(0);
+    await clock.advance(1);
+    const events = await pending;
+    expect(last(events)).toMatchObject({ type: 'done', result: { provider: 'anthropic', attempts: [{ provider: 'openai', kind: 'timeout', latencyMs: 150 }, { provider: 'anthropic', ok: true }] } });
     expect([openai(), anthropic()]).toEqual([1, 1]);
   });
 
   it('reads firstTokenTimeoutMs from the provider config too', async () => {
-    const { router } = setup({
+    const { router, openai, anthropic, clock } = setup({
       providers: {
         openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, firstTokenTimeoutMs: 150 },
         anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
       },
     });
     up.script(OPENAI_PATH, { hang: true });
-    expect(last(await collect(router.stream(ask())))).toMatchObject({ type: 'done', result: { provider: 'anthropic' } });
+    const pending = collect(router.stream(ask()));
+    await until(() => openai() === 1, 'the openai request upstream');
+    await clock.advance(149);
+    expect(anthropic()).toBe(0);
+    await clock.advance(1);
+    expect(last(await pending)).toMatchObject({ type: 'done', result: { provider: 'anthropic', attempts: [{ provider: 'openai', kind: 'timeout', latencyMs: 150 }, { ok: true }] } });
   });
 
   it('never reports a stream missing its final event as done', async () => {
@@ -167,37 +179,46 @@ describe('router.stream', () => {
   });
 
   it('ends a stream that stalls after its first token as interrupted (idle timeout = the provider timeoutMs)', async () => {
-    const { router, anthropic } = setup({
+    // A minute, on the router's clock: the SDK's own wall-clock timer (the same timeoutMs) stays out of reach.
+    const { router, anthropic, clock } = setup({
       providers: {
-        openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, timeoutMs: 200 },
+        openai: { type: 'openai', apiKey: 'sk-x', baseURL: `${up.url}/v1`, timeoutMs: 60_000 },
         anthropic: { type: 'anthropic', apiKey: 'sk-y', baseURL: up.url },
       },
     });
     up.script(OPENAI_PATH, { sse: openaiSse(['Half']).slice(0, 2), end: false });
-    const end = last(await collect(router.stream(ask())));
+    const events: StreamEvent[] = [];
+    const pending = collectInto(router.stream(ask()), events);
+    await until(() => texts(events).length === 1, 'the first token');
+    await clock.advance(59_999);
+    expect(events.map((e) => e.type)).toEqual(['start', 'text']);
+    await clock.advance(1);
+    const end = last(await pending);
     expect(end).toMatchObject({ type: 'interrupted', text: 'Half', error: { kind: 'timeout' } });
     expect(anthropic()).toBe(0);
   });
 
+  // The upstream streams the first chunks and then holds the connection open without ever ending it:
+  // only the router closing it can make it count as abandoned.
   it('ends at once when the caller aborts mid-stream, and the upstream connection is closed', async () => {
-    const { router } = setup();
-    up.script(OPENAI_PATH, { sse: openaiSse(['Hello', ' world', ' and', ' more']), delayMs: 200 });
+    const { router, clock } = setup();
+    up.script(OPENAI_PATH, { sse: openaiSse(['Hello', ' world', ' and', ' more']).slice(0, 3), end: false });
     const controller = new AbortController();
     const events: StreamEvent[] = [];
-    const started = Date.now();
+    const startedAt = clock.now();
     for await (const ev of router.stream({ ...ask(), signal: controller.signal })) {
       events.push(ev);
       if (ev.type === 'text') controller.abort();
     }
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(clock.now()).toBe(startedAt); // no timer had to fire
     expect(last(events)).toMatchObject({ type: 'interrupted', error: { kind: 'aborted' } });
     expect(router.breakerStates().openai).toBe('closed');
-    await waitFor(() => up.abandoned === 1);
+    await until(() => up.abandoned === 1, 'the upstream connection to close');
   });
 
   it('aborts the upstream request when the consumer stops reading early', async () => {
     const { router } = setup();
-    up.script(OPENAI_PATH, { sse: openaiSse(['a', 'b', 'c', 'd', 'e', 'f']), delayMs: 100 });
+    up.script(OPENAI_PATH, { sse: openaiSse(['a', 'b', 'c', 'd', 'e', 'f']).slice(0, 7), end: false });
     const seen: string[] = [];
     for await (const ev of router.stream(ask())) {
       if (ev.type === 'text') {
@@ -206,7 +227,7 @@ describe('router.stream', () => {
       }
     }
     expect(seen).toEqual(['a']);
-    await waitFor(() => up.abandoned === 1); // long before the six chunks would have finished
+    await until(() => up.abandoned === 1, 'the upstream connection to close'); // the stream itself never ends
   });
 
   it('counts a mid-stream server failure for the breaker', async () => {
