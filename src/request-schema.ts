@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatIssues } from './config/resolve-config.js';
 import { RouterError } from './errors.js';
 import { isZodSchema } from './schema-input.js';
-import type { ChatRequest } from './types.js';
+import type { ChatRequest, EmbedRequest } from './types.js';
 
 /** The largest `maxTokens` any model takes; a larger one is a mistake, not a request. */
 export const MAX_OUTPUT_TOKENS = 1_000_000;
@@ -156,4 +156,26 @@ export function validateRequest(request: unknown, chains: Readonly<Record<string
   }
   if (problems.length > 0) throw new RouterError('invalid_request', `invalid request:\n  - ${problems.join('\n  - ')}`);
   return request as ChatRequest;
+}
+
+const embedSchema = z.object({
+  chain: z.string().min(1).optional(),
+  input: z.union([z.string().min(1, { message: 'an input cannot be an empty string' }), z.array(z.string().min(1, { message: 'an input cannot be an empty string' })).min(1, { message: 'at least one input is required' })]),
+  dimensions: z.number().int().positive().max(65_536).optional(),
+  tenant: z.string().min(1).optional(),
+  signal: z.instanceof(AbortSignal).optional(),
+  timeoutMs: positiveMs.optional(),
+}).strict();
+
+/** Checks an embed call's input before anything is sent; throws `RouterError` kind `invalid_request` naming each problem. */
+export function validateEmbedRequest(request: unknown, chains: Readonly<Record<string, unknown>>): EmbedRequest {
+  if (typeof request !== 'object' || request === null) throw new RouterError('invalid_request', 'invalid embed request: expected an object with input');
+  const parsed = embedSchema.safeParse(request);
+  const problems = parsed.success ? [] : formatIssues(parsed.error.issues);
+  const chain = (request as EmbedRequest).chain ?? 'embeddings';
+  if (typeof chain !== 'string' || !Object.hasOwn(chains, chain)) {
+    problems.push(`chain: unknown chain "${String(chain)}" (declared: ${Object.keys(chains).join(', ')}${(request as EmbedRequest).chain === undefined ? '; embed uses the chain "embeddings" unless told otherwise' : ''})`);
+  }
+  if (problems.length > 0) throw new RouterError('invalid_request', `invalid embed request:\n  - ${problems.join('\n  - ')}`);
+  return request as EmbedRequest;
 }

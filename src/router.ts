@@ -3,6 +3,8 @@ import { createAdapter } from '../providers/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { missing, needsOf, type Capability } from './calls/capabilities.js';
 import { chatCall } from './calls/chat.js';
+import { embedCall } from './calls/embed.js';
+import { embedChainProblem } from './calls/embed-chain.js';
 import { streamCall, type StreamEvent } from './calls/stream.js';
 import { systemClock, type Clock } from './clock.js';
 import { resolveConfig, type ResolvedConfig, type SwitchyardConfig } from './config/index.js';
@@ -16,12 +18,12 @@ import { Idempotency } from './policy/idempotency.js';
 import { StallGuard } from './policy/stall-guard.js';
 import { buildTargets, type TargetRuntime } from './policy/target-runtime.js';
 import { Tenants } from './policy/tenants.js';
-import { validateRequest } from './request-schema.js';
+import { validateEmbedRequest, validateRequest } from './request-schema.js';
 import type { Call, Runtime } from './runtime.js';
 import { memoryStore } from './store/memory-store.js';
 import { redisStore } from './store/redis-store.js';
 import type { StateStore } from './store/state-store.js';
-import type { ChatRequest, ChatResult } from './types.js';
+import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
 
 /** Options for `createRouter`; all optional. */
 export interface RouterOptions {
@@ -50,6 +52,11 @@ export interface Router {
    * happen only before the first token; a failure before it is thrown from the iteration, like `chat`.
    */
   stream(request: ChatRequest): AsyncIterable<StreamEvent>;
+  /**
+   * Embeds one text or many through a chain (default `embeddings`): vectors in input order, all from
+   * one model; inputs beyond a provider's per-request ceiling are sent in batches.
+   */
+  embed(request: EmbedRequest): Promise<EmbedResult>;
   /** Listens to `attempt`, `retry`, `fallback`, `breaker`, `quota` or `ratelimit`; returns an unsubscribe. */
   on<E extends RouterEventName>(event: E, fn: Listener<E>): () => void;
   /** The state of every circuit breaker. */
@@ -68,6 +75,8 @@ export interface RouterInternals {
 
 /** The key under which a router carries its internals for `switchyard-llm/testing`. */
 export const INTERNALS: unique symbol = Symbol.for('switchyard.internals') as never;
+
+const EMBED_NEEDS: readonly Capability[] = Object.freeze(['embeddings']);
 
 /** A request no target of its chain can carry fails before anything is sent, naming what is missing where. */
 function assertCarried(chain: string, targets: readonly TargetRuntime[], needs: readonly Capability[]): void {
@@ -136,6 +145,28 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     return chatCall(rt, call);
   }
 
+  // Whether each chain may serve embed (one model, every target with an embeddings API), decided once.
+  const embedRefusals = new Map([...rt.chains].map(([name, targets]) => [name, embedChainProblem(name, targets, resolved.embeddings.interchangeable)]));
+
+  function embed(request: EmbedRequest): Promise<EmbedResult> {
+    try {
+      if (closed) throw new RouterError('invalid_request', 'router is closed');
+      validateEmbedRequest(request, resolved.chains);
+      if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
+      const chain = request.chain ?? 'embeddings';
+      const refusal = embedRefusals.get(chain);
+      if (refusal) throw refusal.with({});
+      const startedAtMs = clock.now();
+      return embedCall(rt, {
+        chain, targets: rt.chains.get(chain)!, request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS,
+        signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
+        deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
+      });
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
   function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
     if (request?.idempotencyKey !== undefined) {
       throw new RouterError('invalid_request', 'idempotencyKey is supported by router.chat only: a stream cannot be replayed');
@@ -154,6 +185,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const router: Router & { [INTERNALS]?: RouterInternals } = {
     chat: chat as Router['chat'],
     stream,
+    embed,
     on: (event, fn) => events.on(event, fn),
     breakerStates: () => breakers.states(),
     config: resolved,

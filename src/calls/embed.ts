@@ -1,0 +1,110 @@
+import type { ProviderEmbedRequest, ProviderEmbedResponse } from '../../providers/types.js';
+import { heuristicTokens } from '../decide/token-estimate.js';
+import { RouterError } from '../errors.js';
+import type { CallKind } from '../policy/call-kind.js';
+import { runChain, type ChainAnswer } from '../policy/run-chain.js';
+import type { TargetRuntime } from '../policy/target-runtime.js';
+import type { Call, Runtime } from '../runtime.js';
+import type { EmbedRequest, EmbedResult } from '../types.js';
+
+/** One batch of an embed call: what the sub-call carries as its request. */
+interface Batch {
+  input: string[];
+  dimensions?: number;
+}
+
+/** Batches in flight at once after the first (which picks the model every later batch must use). */
+const BATCH_CONCURRENCY = 4;
+
+/** Input tokens as the provider's limiter counts them; embeddings reserve no output. */
+function embedTokens(call: Call, target: TargetRuntime, payload: ProviderEmbedRequest): number {
+  const needsTokenizer = target.embeddings.budget.limits.tpm !== undefined || call.tenant.budget?.limits.tpm !== undefined;
+  const count = needsTokenizer ? target.countTokens : heuristicTokens;
+  let total = 0;
+  for (const text of payload.input) total += count(text);
+  return total;
+}
+
+/** `router.embed` on the per-target pipeline, counted on each target's embeddings endpoint. */
+export const embedKind: CallKind<ProviderEmbedRequest, ProviderEmbedResponse> = {
+  name: 'embed',
+  keepsAttempt: false,
+  payload: (call, target) => {
+    const batch = call.request as Batch;
+    const out: ProviderEmbedRequest = { model: target.target.model, input: batch.input };
+    if (batch.dimensions !== undefined) out.dimensions = batch.dimensions;
+    return out;
+  },
+  endpoint: (target) => target.embeddings,
+  estimateTokens: embedTokens,
+  send(adapter, payload, handle) {
+    if (!adapter.embed) return Promise.reject(new RouterError('unsupported', `${adapter.name} has no embeddings API`, { provider: adapter.name, model: payload.model }));
+    return adapter.embed(payload, handle);
+  },
+  attemptTimeoutMs: (_call, target) => target.attemptTimeoutMs,
+  timeoutLabel: (ms) => `attempt timed out after ${ms} ms`,
+  leaseTtlMs: (target) => target.leaseTtlMs,
+};
+
+/** A batch as a call of its own, sharing the parent's deadline, tenant and attempt record. */
+function batchCall(parent: Call<EmbedRequest>, batch: Batch, targets: readonly TargetRuntime[], signal: AbortSignal | undefined): Call<Batch> {
+  return { ...parent, request: batch, targets, signal };
+}
+
+/**
+ * Sends an embed call: the input split into batches of at most the chain's per-request ceiling, the
+ * first batch down the whole chain, and every later batch only to targets of the model that answered
+ * it (one answer's vectors always come from one model); vectors come back in input order.
+ */
+export async function embedCall(rt: Runtime, call: Call<EmbedRequest>): Promise<EmbedResult> {
+  const { input, dimensions } = call.request;
+  const inputs = typeof input === 'string' ? [input] : input;
+  const ceiling = Math.min(...call.targets.map((t) => t.adapter.traits.maxEmbeddingInputs ?? Infinity));
+  const batches: Batch[] = [];
+  for (let i = 0; i < inputs.length; i += ceiling) batches.push({ input: inputs.slice(i, i + ceiling), dimensions });
+
+  const first = await runChain(rt, batchCall(call, batches[0]!, call.targets, call.signal), embedKind);
+  const answers: Array<ChainAnswer<ProviderEmbedResponse>> = [first];
+  if (batches.length > 1) {
+    const model = first.target.target.model;
+    const pinned = call.targets.filter((t) => t.target.model === model);
+    // One batch failing ends the call: the batches still in flight are stopped, not left to run.
+    const stop = new AbortController();
+    const onCallerAbort = () => stop.abort(call.signal!.reason);
+    call.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let next = 1;
+    let failure: unknown;
+    const worker = async () => {
+      while (failure === undefined && next < batches.length) {
+        const i = next++;
+        try {
+          answers[i] = await runChain(rt, batchCall(call, batches[i]!, pinned, stop.signal), embedKind);
+        } catch (err) {
+          if (failure === undefined) failure = err;
+          stop.abort(err);
+        }
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, batches.length - 1) }, worker));
+    } finally {
+      call.signal?.removeEventListener('abort', onCallerAbort);
+    }
+    if (failure !== undefined) throw failure instanceof RouterError ? failure.with({ attempts: call.attempts }) : failure;
+  }
+
+  const embeddings: number[][] = [];
+  let inputTokens = 0;
+  for (const answer of answers) {
+    for (const vector of answer.value.embeddings) embeddings.push(vector);
+    inputTokens += answer.value.usage.inputTokens;
+  }
+  return {
+    embeddings,
+    provider: first.target.target.provider,
+    model: first.target.target.model,
+    usage: { inputTokens },
+    attempts: call.attempts,
+    latencyMs: rt.clock.now() - call.startedAtMs,
+  };
+}
