@@ -1,41 +1,38 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRouter } from '../src/router.js';
 import { captureLogger } from './support/capture-logger.js';
+import { VirtualClock } from './support/virtual-clock.js';
 import { fakeRequests } from '../src/testing/index.js';
 
-// Timing logic on fake timers and the in-process fake provider: a 30 s reset in microseconds.
-beforeEach(() => {
-  vi.useFakeTimers({ now: Date.parse('2026-11-29T12:00:00Z') });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-
+// Timing logic on a virtual clock and the in-process fake provider: a 30 s reset in microseconds.
+// No auto-advance: time moves only when a test advances it, so a slow answer stays in flight.
 function routerWith(primaryOutcome: () => unknown) {
+  const clock = new VirtualClock({ autoAdvance: false });
   const router = createRouter({
     providers: { primary: { type: 'fake', respond: primaryOutcome }, backup: { type: 'fake' } },
     chains: { default: ['primary:m', 'backup:m'] },
     retry: { maxAttempts: 1 },
     breaker: { volumeThreshold: 4, errorThresholdPercentage: 50, resetTimeoutMs: 30_000, windowMs: 10_000 },
-  }, { logger: captureLogger().logger });
+  }, { logger: captureLogger().logger, clock });
   const primary = { requests: fakeRequests(router, 'primary') };
-  return { router, sent: () => primary.requests.length };
+  return { router, clock, sent: () => primary.requests.length };
 }
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] };
 
-describe('breaker timing (fake timers)', () => {
+describe('breaker timing (virtual clock)', () => {
   it('stays open for resetTimeoutMs, sending nothing, then lets exactly one probe through', async () => {
     let healthy = false;
-    const { router, sent } = routerWith(() => (healthy ? 'ok' : { fail: 'server', status: 503 }));
+    const { router, clock, sent } = routerWith(() => (healthy ? 'ok' : { fail: 'server', status: 503 }));
     for (let i = 0; i < 4; i++) await router.chat(ask);
     expect(router.breakerStates().primary).toBe('open');
     expect(sent()).toBe(4);
 
-    await vi.advanceTimersByTimeAsync(29_000);
+    await clock.advance(29_999);
+    expect(router.breakerStates().primary).toBe('open');
     for (let i = 0; i < 10; i++) expect((await router.chat(ask)).provider).toBe('backup');
     expect(sent()).toBe(4);
 
-    await vi.advanceTimersByTimeAsync(1_001);
+    await clock.advance(1);
     expect(router.breakerStates().primary).toBe('halfOpen');
     healthy = true;
     const results = await Promise.all(Array.from({ length: 8 }, () => router.chat(ask)));
@@ -43,6 +40,7 @@ describe('breaker timing (fake timers)', () => {
     expect(results.filter((r) => r.provider === 'primary')).toHaveLength(1);
     expect(router.breakerStates().primary).toBe('closed');
     await router.close();
+    expect(clock.pendingTimers).toBe(0);
   });
 
   it('does not open below the error threshold (strictly greater than 50%)', async () => {
@@ -55,9 +53,9 @@ describe('breaker timing (fake timers)', () => {
   });
 
   it('forgets failures older than the rolling window', async () => {
-    const { router, sent } = routerWith(() => ({ fail: 'server' }));
+    const { router, clock, sent } = routerWith(() => ({ fail: 'server' }));
     for (let i = 0; i < 3; i++) await router.chat(ask);
-    await vi.advanceTimersByTimeAsync(11_000);
+    await clock.advance(11_000);
     await router.chat(ask);
     expect(router.breakerStates().primary).toBe('closed');
     expect(sent()).toBe(4);
@@ -66,13 +64,13 @@ describe('breaker timing (fake timers)', () => {
 
   it('ignores a success that was sent before the breaker opened: it is no verdict on the recovered provider', async () => {
     let n = 0;
-    const { router, sent } = routerWith(() => (++n === 1 ? { text: 'slow', latencyMs: 40_000 } : { fail: 'server' }));
+    const { router, clock, sent } = routerWith(() => (++n === 1 ? { text: 'slow', latencyMs: 40_000 } : { fail: 'server' }));
     const slow = router.chat(ask);
     for (let i = 0; i < 4; i++) await router.chat(ask);
     expect(router.breakerStates().primary).toBe('open');
-    await vi.advanceTimersByTimeAsync(30_001);
+    await clock.advance(30_000);
     expect(router.breakerStates().primary).toBe('halfOpen');
-    await vi.advanceTimersByTimeAsync(10_000);
+    await clock.advance(10_000);
     expect((await slow).text).toBe('slow');
     expect(router.breakerStates().primary).toBe('halfOpen');
     await router.chat(ask); // the real probe: fails, so the breaker opens again
