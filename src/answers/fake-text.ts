@@ -1,0 +1,37 @@
+import { messageText } from '../message-text.js';
+import type { Message } from '../types.js';
+import { stableHash } from './stable-hash.js';
+
+const OPENERS = ['Sure.', 'Here is a short answer.', 'Good question.', 'In brief:', 'Happy to help.'];
+const BODIES = [
+  'The request reached a simulated model, so no API key or network was needed.',
+  'This answer is generated deterministically from the prompt, so the same prompt always gets the same reply.',
+  'Switchyard routed the call down the first healthy target of its chain.',
+  'Token counts in the usage block are computed from the prompt and this reply.',
+];
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "Attached: 1 image, 2 files (a.pdf, b.pdf)." for a user turn with images or files, else ''. */
+function attachments(message: Message | undefined): string {
+  if (message?.role !== 'user' || typeof message.content === 'string') return '';
+  const images = message.content.filter((p) => p.type === 'image').length;
+  const files = message.content.flatMap((p) => (p.type === 'file' ? [p] : []));
+  if (!images && !files.length) return '';
+  const names = files.map((f) => f.filename).filter(Boolean);
+  const parts = [images ? plural(images, 'image') : '', files.length ? `${plural(files.length, 'file')}${names.length ? ` (${names.join(', ')})` : ''}` : ''];
+  return ` Attached: ${parts.filter(Boolean).join(', ')}.`;
+}
+
+/**
+ * The deterministic reply a simulated model gives: an opener and a body picked by the hash of
+ * (model, last user text), quoting the first 8 words of that text; a user turn with images or files
+ * also gets "Attached: 1 image, 1 file (report.pdf)." so a test can see they arrived.
+ */
+export function fakeAnswer(messages: readonly Message[], model: string): string {
+  const user = [...messages].reverse().find((m) => m.role === 'user');
+  const last = user ? messageText(user) : '';
+  const h = stableHash(`${model}\u0000${last}`);
+  const topic = last.trim().split(/\s+/).slice(0, 8).join(' ');
+  return `${OPENERS[h % OPENERS.length]} You asked (${model}): "${topic}". ${BODIES[(h >>> 8) % BODIES.length]}${attachments(user)}`;
+}
