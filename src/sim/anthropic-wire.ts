@@ -1,62 +1,40 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { approxTokens, BASE58, toolCallId } from '../answers/index.js';
+import { parseAnthropicMessages } from './anthropic-request.js';
 import { formatRfc3339 } from './go-duration.js';
 import { randomChars } from './random.js';
-import type { LimitSnapshot } from './rate-limiter.js';
-import { roleOf, textOf, type SimError, type SimRequest } from './sim-request.js';
-import { retryAfterSeconds, sseFrame, withCommas, type Wire, type WireContext, type WireError } from './wire.js';
+import type { LimitSnapshot, WindowState } from './rate-limiter.js';
+import type { SimAnswer, SimError, SimRequest } from './sim-request.js';
+import { thinkingSignature, thinkingText } from './thinking.js';
+import { retryAfterSeconds, sseFrame, withCommas, type StreamChunk, type Wire, type WireContext, type WireError } from './wire.js';
 
-// Bodies follow ../shared/reference/provider-wire-formats.md §2.2-2.5. Messages the reference marks
-// synthetic (401, 404, 503) are plausible, not recorded.
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+// Bodies follow ../shared/reference/provider-wire-formats.md §2.2-2.5 and -wave2.md §1.3, §2.2, §6.
+// Messages the reference marks synthetic (401, 404, 503) are plausible, not recorded.
 const CREDIT = 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.';
 const RATE_LIMIT_TAIL = 'For details, refer to: https://docs.anthropic.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.';
-/** API version 2026-10-21 (what SDK 1.x sends) rejects these even at their default values. */
-const REMOVED_IN_2026 = ['temperature', 'top_p', 'top_k'];
+const WINDOW_WORDS = { requests: 'requests', tokens: 'tokens', input_tokens: 'input tokens', output_tokens: 'output tokens' } as const;
 
 const body = (type: string, message: string, requestId: string | null) => ({ type: 'error', error: { type, message }, request_id: requestId });
-const invalid = (message: string): SimError => ({ kind: 'invalid_request', message });
 
-function parse(raw: string, headers: IncomingHttpHeaders): SimRequest | SimError {
-  const version = String(headers['anthropic-version'] ?? '');
-  if (!version) return invalid('anthropic-version: header is required');
-  let json: any;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return invalid('The request body is not valid JSON.');
-  }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return invalid('The request body must be a JSON object.');
-  for (const field of ['model', 'max_tokens', 'messages']) {
-    if (json[field] === undefined || json[field] === null) return invalid(`${field}: Field required`);
-  }
-  if (typeof json.model !== 'string' || json.model === '') return invalid('model: Input should be a valid string');
-  if (!Number.isInteger(json.max_tokens) || json.max_tokens < 1) return invalid('max_tokens: Input should be greater than or equal to 1');
-  if (!Array.isArray(json.messages) || json.messages.length === 0) return invalid('messages: at least one message is required');
-  const system = json.messages.find((m: any) => m?.role === 'system');
-  if (system) return invalid('messages: Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.');
-  if (version >= '2026-10-21') {
-    const removed = REMOVED_IN_2026.find((name) => json[name] !== undefined);
-    if (removed) return invalid(`${removed}: Extra inputs are not permitted in API version ${version}`);
-  }
-  const messages = json.messages.map((m: any) => ({ role: roleOf(m?.role), content: textOf(m?.content) }));
-  const systemText = textOf(json.system);
-  return {
-    model: json.model,
-    messages: systemText ? [{ role: 'system' as const, content: systemText }, ...messages] : messages,
-    maxTokens: json.max_tokens,
-    stream: json.stream === true,
-    includeUsage: false,
-  };
+/**
+ * The `tokens` family reports "the most restrictive limit currently in effect": with input and
+ * output windows, whichever of the three has the least remaining.
+ */
+function mostRestrictive(s: LimitSnapshot): WindowState {
+  return [s.inputTokens, s.outputTokens].reduce<WindowState>((best, w) => (w && w.remaining < best.remaining ? w : best), s.tokens);
 }
 
 function rateLimitHeaders(s: LimitSnapshot, nowMs: number): Record<string, string> {
+  const family = (name: string, w: WindowState) => ({
+    [`anthropic-ratelimit-${name}-limit`]: String(w.limit),
+    [`anthropic-ratelimit-${name}-remaining`]: String(w.remaining),
+    [`anthropic-ratelimit-${name}-reset`]: formatRfc3339(nowMs + w.resetMs),
+  });
   return {
-    'anthropic-ratelimit-requests-limit': String(s.requests.limit),
-    'anthropic-ratelimit-requests-remaining': String(s.requests.remaining),
-    'anthropic-ratelimit-requests-reset': formatRfc3339(nowMs + s.requests.resetMs),
-    'anthropic-ratelimit-tokens-limit': String(s.tokens.limit),
-    'anthropic-ratelimit-tokens-remaining': String(s.tokens.remaining),
-    'anthropic-ratelimit-tokens-reset': formatRfc3339(nowMs + s.tokens.resetMs),
+    ...family('requests', s.requests),
+    ...family('tokens', mostRestrictive(s)),
+    ...(s.inputTokens ? family('input-tokens', s.inputTokens) : {}),
+    ...(s.outputTokens ? family('output-tokens', s.outputTokens) : {}),
   };
 }
 
@@ -77,8 +55,7 @@ function error(err: SimError, ctx: WireContext): WireError {
     case 'missing_key':
       return { status: 401, headers: {}, body: body('authentication_error', 'x-api-key header is required', id) };
     case 'rate_limited': {
-      const what = err.window === 'requests' ? 'requests' : 'tokens';
-      const message = `This request would exceed the rate limit for your organization (${ctx.org}) of ${withCommas(err.limit)} ${what} per minute. ${RATE_LIMIT_TAIL}`;
+      const message = `This request would exceed the rate limit for your organization (${ctx.org}) of ${withCommas(err.limit)} ${WINDOW_WORDS[err.window]} per minute. ${RATE_LIMIT_TAIL}`;
       return { status: 429, headers: err.tooLarge ? { 'x-should-retry': 'false' } : retry(err.waitMs), body: body('rate_limit_error', message, id) };
     }
     case 'invalid_request':
@@ -95,6 +72,29 @@ function error(err: SimError, ctx: WireContext): WireError {
   }
 }
 
+function stopReason(answer: SimAnswer): string {
+  return answer.finish === 'length' ? 'max_tokens' : answer.finish === 'tool_calls' ? 'tool_use' : 'end_turn';
+}
+
+/** Anthropic's `input_tokens` is the uncached remainder; cache reads and writes are counted apart (wave2 §6). */
+function inputUsage(answer: SimAnswer) {
+  return {
+    input_tokens: answer.inputTokens - answer.cachedInputTokens - answer.cacheWriteTokens,
+    cache_creation_input_tokens: answer.cacheWriteTokens,
+    cache_read_input_tokens: answer.cachedInputTokens,
+  };
+}
+
+/** The thinking block, when the request turned thinking on: its shown text ('' when omitted) and signature. */
+function thinkingOf(request: SimRequest): { shown: string; signature: string } | undefined {
+  if (!request.thinking) return undefined;
+  const full = thinkingText(request.messages);
+  return { shown: request.thinking.display === 'omitted' ? '' : full, signature: thinkingSignature(full) };
+}
+
+/** A text block is sent when there is text, or when there is nothing else to send. */
+const hasTextBlock = (answer: SimAnswer, thinking: boolean) => answer.text !== '' || (!answer.toolCalls.length && !thinking);
+
 /** Anthropic Messages: `x-api-key` or Bearer, `request-id`, `anthropic-ratelimit-*` with RFC 3339 resets. */
 export const anthropicWire: Wire = {
   type: 'anthropic',
@@ -105,7 +105,9 @@ export const anthropicWire: Wire = {
     const auth = headers.authorization;
     return auth?.startsWith('Bearer ') && auth.length > 7 ? auth.slice(7) : undefined;
   },
-  parse,
+  parse: parseAnthropicMessages,
+  // Claude writes a sentence before its tool calls unless the tool use is forced (the API then prefills the turn).
+  textBeforeToolCalls: (request) => request.toolChoice === undefined || request.toolChoice === 'auto',
   headers(ctx, snapshot) {
     return {
       'request-id': ctx.requestId,
@@ -115,37 +117,77 @@ export const anthropicWire: Wire = {
   },
   error,
   completion(request, answer, ids) {
+    const thinking = thinkingOf(request);
+    const content: unknown[] = [];
+    if (thinking) content.push({ type: 'thinking', thinking: thinking.shown, signature: thinking.signature });
+    if (hasTextBlock(answer, !!thinking)) content.push({ type: 'text', text: answer.text });
+    for (const call of answer.toolCalls) {
+      // A JSON body can only carry an object: a call cut short by max_tokens arrives with what parsed, i.e. {}.
+      content.push({ type: 'tool_use', id: toolCallId(call.key, 'anthropic'), name: call.name, input: call.complete ? call.arguments : {}, caller: { type: 'direct' } });
+    }
     return {
       id: ids.id,
       type: 'message',
       role: 'assistant',
       model: request.model,
-      content: [{ type: 'text', text: answer.text }],
-      stop_reason: answer.finish === 'length' ? 'max_tokens' : 'end_turn',
+      content,
+      stop_reason: stopReason(answer),
       stop_sequence: null,
       usage: {
-        input_tokens: answer.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0,
-        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
-        output_tokens: answer.outputTokens, service_tier: 'standard',
+        ...inputUsage(answer),
+        cache_creation: { ephemeral_5m_input_tokens: answer.cacheWriteTokens, ephemeral_1h_input_tokens: 0 },
+        output_tokens: answer.outputTokens,
+        ...(thinking ? { output_tokens_details: { thinking_tokens: answer.reasoningTokens } } : {}),
+        service_tier: 'standard',
       },
     };
   },
   stream(request, answer, ids) {
     const message = {
       id: ids.id, type: 'message', role: 'assistant', content: [], model: request.model, stop_reason: null, stop_sequence: null,
-      usage: { input_tokens: answer.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1, service_tier: 'standard' },
+      usage: { ...inputUsage(answer), output_tokens: 1, service_tier: 'standard' },
     };
+    const thinking = thinkingOf(request);
+    const head = [sseFrame({ type: 'message_start', message }, 'message_start')];
+    let index = 0;
+    if (thinking) {
+      head.push(sseFrame({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }, 'content_block_start'));
+      if (thinking.shown) head.push(sseFrame({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: thinking.shown } }, 'content_block_delta'));
+      head.push(sseFrame({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: thinking.signature } }, 'content_block_delta'));
+      head.push(sseFrame({ type: 'content_block_stop', index }, 'content_block_stop'));
+      index++;
+    }
+    let open: number | undefined;
+    const textIndex = index;
+    if (hasTextBlock(answer, !!thinking)) {
+      head.push(sseFrame({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start'));
+      open = index++;
+    }
+    head.push(sseFrame('{"type": "ping"}', 'ping'));
+    const toolIndex = (ordinal: number) => index + ordinal;
+    const delta = (i: number, d: object) => sseFrame({ type: 'content_block_delta', index: i, delta: d }, 'content_block_delta');
+    const chunks: StreamChunk[] = [];
+    for (const c of answer.chunks) {
+      if (c.type === 'text') {
+        chunks.push({ data: delta(textIndex, { type: 'text_delta', text: c.text }), tokens: approxTokens(c.text) });
+      } else if (c.type === 'tool_start') {
+        const i = toolIndex(c.index);
+        const stop = open !== undefined ? sseFrame({ type: 'content_block_stop', index: open }, 'content_block_stop') : '';
+        const start = sseFrame({ type: 'content_block_start', index: i, content_block: { type: 'tool_use', id: toolCallId(c.call.key, 'anthropic'), name: c.call.name, input: {} } }, 'content_block_start');
+        chunks.push({ data: stop + start + delta(i, { type: 'input_json_delta', partial_json: '' }), tokens: 1 });
+        open = i;
+      } else if (c.fragment !== '' && answer.toolCalls[c.index]!.argumentsJson !== '{}') {
+        // A call without arguments sends only the empty fragment of its start (wave2 §2.2).
+        chunks.push({ data: delta(toolIndex(c.index), { type: 'input_json_delta', partial_json: c.fragment }), tokens: approxTokens(c.fragment) });
+      }
+    }
     return {
-      head: [
-        sseFrame({ type: 'message_start', message }, 'message_start'),
-        sseFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
-        sseFrame('{"type": "ping"}', 'ping'),
-      ],
-      pieces: answer.pieces.map((text) => sseFrame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }, 'content_block_delta')),
+      head,
+      chunks,
       tail: [
-        sseFrame({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
-        // Usage in message_delta is cumulative: the whole answer's output tokens.
-        sseFrame({ type: 'message_delta', delta: { stop_reason: answer.finish === 'length' ? 'max_tokens' : 'end_turn', stop_sequence: null }, usage: { output_tokens: answer.outputTokens } }, 'message_delta'),
+        ...(open !== undefined ? [sseFrame({ type: 'content_block_stop', index: open }, 'content_block_stop')] : []),
+        // Usage in message_delta is cumulative: the whole answer's output tokens, and the input side again.
+        sseFrame({ type: 'message_delta', delta: { stop_reason: stopReason(answer), stop_sequence: null }, usage: { ...inputUsage(answer), output_tokens: answer.outputTokens } }, 'message_delta'),
         sseFrame({ type: 'message_stop' }, 'message_stop'),
       ],
       error: sseFrame('{"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}', 'error'),

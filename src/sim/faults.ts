@@ -2,12 +2,14 @@ import type { FaultKind, FaultRule } from './options.js';
 
 /** What a rule can be matched against. */
 export interface FaultContext {
-  /** 1-based number of this request at its provider. */
+  /** 1-based number of this request at its provider's endpoint. */
   n: number;
   /** Milliseconds since the simulator started, on its clock. */
   elapsedMs: number;
   model: string;
   stream: boolean;
+  /** @default 'chat' */
+  endpoint?: 'chat' | 'embeddings';
 }
 
 /** Faults that replace the answer and never reach the rate limiter. */
@@ -22,6 +24,7 @@ export function applies(rule: FaultRule, ctx: FaultContext): boolean {
   if (rule.nth !== undefined && !(Array.isArray(rule.nth) ? rule.nth.includes(ctx.n) : rule.nth === ctx.n)) return false;
   if (rule.model !== undefined && rule.model !== ctx.model) return false;
   if (rule.stream !== undefined && rule.stream !== ctx.stream) return false;
+  if (rule.endpoint !== undefined && rule.endpoint !== (ctx.endpoint ?? 'chat')) return false;
   return true;
 }
 

@@ -1,15 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { approxTokens, toolCallId } from '../answers/index.js';
 import { formatGoDuration } from './go-duration.js';
+import { parseOpenAIChat } from './openai-request.js';
 import { randomChars, randomHex } from './random.js';
 import type { LimitSnapshot } from './rate-limiter.js';
-import { roleOf, textOf, type SimError, type SimRequest } from './sim-request.js';
-import { retryAfterSeconds, sseFrame, type Wire, type WireContext, type WireError } from './wire.js';
+import type { SimAnswer, SimError } from './sim-request.js';
+import { retryAfterSeconds, sseFrame, type StreamChunk, type Wire, type WireContext, type WireError } from './wire.js';
 
-// Bodies follow ../shared/reference/provider-wire-formats.md §1.2; the request id is the real one.
+// Bodies follow ../shared/reference/provider-wire-formats.md §1.2 and -wave2.md §1.1, §2.1, §6; the request id is the real one.
 const RATE_LIMITS_URL = 'Visit https://platform.openai.com/account/rate-limits to learn more.';
 const NO_KEY = "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.";
 const QUOTA = 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.';
-const BAD_JSON = "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)";
 
 type Inner = { message: string; type: string; param: string | null; code: string | null };
 const body = (message: string, type: string, param: string | null = null, code: string | null = null) => ({ error: { message, type, param, code } satisfies Inner });
@@ -19,39 +20,8 @@ function maskKey(key: string): string {
   return key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}` : '*'.repeat(key.length);
 }
 
-function invalid(message: string, param: string | null = null, code: string | null = null): SimError {
-  return { kind: 'invalid_request', message, param, code };
-}
-
-function parse(raw: string): SimRequest | SimError {
-  let json: any;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    return invalid(BAD_JSON);
-  }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return invalid(BAD_JSON);
-  if (typeof json.model !== 'string' || json.model === '') return invalid('you must provide a model parameter');
-  if (json.messages === undefined) return invalid("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
-  if (!Array.isArray(json.messages)) return invalid(`Invalid type for 'messages': expected an array of objects, but got ${typeof json.messages} instead.`, 'messages', 'invalid_type');
-  if (json.messages.length === 0) return invalid("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'messages', 'empty_array');
-  const maxName = json.max_completion_tokens !== undefined && json.max_completion_tokens !== null ? 'max_completion_tokens' : 'max_tokens';
-  const maxTokens = json[maxName] ?? undefined;
-  if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) {
-    return invalid(`Invalid '${maxName}': integer below minimum value. Expected a value >= 1, but got ${JSON.stringify(maxTokens)} instead.`, maxName, 'integer_below_min_value');
-  }
-  const stream = json.stream === true;
-  if (json.stream_options && !stream) return invalid("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options');
-  return {
-    model: json.model,
-    messages: json.messages.map((m: any) => ({ role: roleOf(m?.role), content: textOf(m?.content) })),
-    maxTokens,
-    stream,
-    includeUsage: stream && json.stream_options?.include_usage === true,
-  };
-}
-
-function rateLimitHeaders(s: LimitSnapshot): Record<string, string> {
+/** The `x-ratelimit-*` family: limits, remaining, and resets as Go durations. */
+export function openAIRateLimitHeaders(s: LimitSnapshot): Record<string, string> {
   return {
     'x-ratelimit-limit-requests': String(s.requests.limit),
     'x-ratelimit-limit-tokens': String(s.tokens.limit),
@@ -62,7 +32,18 @@ function rateLimitHeaders(s: LimitSnapshot): Record<string, string> {
   };
 }
 
-function error(err: SimError, ctx: WireContext): WireError {
+/** The headers every OpenAI response carries. */
+export function openAIHeaders(ctx: WireContext, snapshot: LimitSnapshot | undefined): Record<string, string> {
+  return {
+    'x-request-id': ctx.requestId,
+    'openai-organization': ctx.org,
+    'openai-processing-ms': String(Math.max(1, Math.round(ctx.processingMs ?? 1))),
+    'openai-version': '2020-10-01',
+    ...(snapshot ? openAIRateLimitHeaders(snapshot) : {}),
+  };
+}
+
+export function openAIError(err: SimError, ctx: WireContext): WireError {
   const hint = (ms: number | undefined): Record<string, string> => (ms !== undefined && ctx.retryAfter ? { 'retry-after': retryAfterSeconds(ms) } : {});
   switch (err.kind) {
     case 'server_error':
@@ -79,11 +60,12 @@ function error(err: SimError, ctx: WireContext): WireError {
       return { status: 401, headers: {}, body: body(NO_KEY, 'invalid_request_error') };
     case 'rate_limited': {
       const per = err.window === 'requests' ? 'requests per min (RPM)' : 'tokens per min (TPM)';
+      const type = err.window === 'requests' ? 'requests' : 'tokens';
       if (err.tooLarge) {
         return { status: 429, headers: {}, body: body(`Request too large for ${err.model} in organization ${ctx.org} on ${per}: Limit ${err.limit}, Requested ${err.requested}. The input or output tokens must be reduced in order to run successfully. ${RATE_LIMITS_URL}`, 'tokens', null, 'rate_limit_exceeded') };
       }
       const message = `Rate limit reached for ${err.model} in organization ${ctx.org} on ${per}: Limit ${err.limit}, Used ${err.used}, Requested ${err.requested}. Please try again in ${formatGoDuration(err.waitMs)}. ${RATE_LIMITS_URL}`;
-      return { status: 429, headers: hint(err.waitMs), body: body(message, err.window, null, 'rate_limit_exceeded') };
+      return { status: 429, headers: hint(err.waitMs), body: body(message, type, null, 'rate_limit_exceeded') };
     }
     case 'invalid_request':
       return { status: 400, headers: {}, body: body(err.message, 'invalid_request_error', err.param ?? null, err.code ?? null) };
@@ -98,6 +80,22 @@ function error(err: SimError, ctx: WireContext): WireError {
   }
 }
 
+/** `finish_reason`: a forced named tool ends with `stop`, as real OpenAI does (wave2 §1.1). */
+function finishReason(answer: SimAnswer): string {
+  if (answer.finish === 'tool_calls') return answer.forcedTool ? 'stop' : 'tool_calls';
+  return answer.finish;
+}
+
+function usage(answer: SimAnswer) {
+  return {
+    prompt_tokens: answer.inputTokens,
+    completion_tokens: answer.outputTokens,
+    total_tokens: answer.inputTokens + answer.outputTokens,
+    prompt_tokens_details: { cached_tokens: answer.cachedInputTokens, audio_tokens: 0, ...(answer.cacheWriteTokens ? { cache_write_tokens: answer.cacheWriteTokens } : {}) },
+    completion_tokens_details: { reasoning_tokens: answer.reasoningTokens, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+}
+
 /** OpenAI Chat Completions: `Authorization: Bearer`, `x-request-id`, `x-ratelimit-*` with Go-duration resets. */
 export const openAIWire: Wire = {
   type: 'openai',
@@ -106,31 +104,26 @@ export const openAIWire: Wire = {
     const auth = headers.authorization;
     return auth?.startsWith('Bearer ') && auth.length > 7 ? auth.slice(7) : undefined;
   },
-  parse: (raw) => parse(raw),
-  headers(ctx, snapshot) {
-    return {
-      'x-request-id': ctx.requestId,
-      'openai-organization': ctx.org,
-      'openai-processing-ms': String(Math.max(1, Math.round(ctx.processingMs ?? 1))),
-      'openai-version': '2020-10-01',
-      ...(snapshot ? rateLimitHeaders(snapshot) : {}),
-    };
-  },
-  error,
+  parse: (raw) => parseOpenAIChat(raw),
+  textBeforeToolCalls: () => false,
+  headers: openAIHeaders,
+  error: openAIError,
   completion(request, answer, ids) {
+    const toolCalls = answer.toolCalls.map((call) => ({ id: toolCallId(call.key, 'openai'), type: 'function', function: { name: call.name, arguments: call.argumentsJson } }));
+    const message = {
+      role: 'assistant',
+      content: toolCalls.length && !answer.text ? null : answer.text,
+      refusal: null,
+      annotations: [],
+      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+    };
     return {
       id: ids.id,
       object: 'chat.completion',
       created: ids.createdS,
       model: request.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: answer.text, refusal: null, annotations: [] }, logprobs: null, finish_reason: answer.finish }],
-      usage: {
-        prompt_tokens: answer.inputTokens,
-        completion_tokens: answer.outputTokens,
-        total_tokens: answer.inputTokens + answer.outputTokens,
-        prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-      },
+      choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(answer) }],
+      usage: usage(answer),
       service_tier: 'default',
       system_fingerprint: ids.fingerprint,
     };
@@ -144,18 +137,25 @@ export const openAIWire: Wire = {
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
       ...usageField,
     });
-    const tail = [chunk({}, answer.finish)];
+    const chunks: StreamChunk[] = answer.chunks.map((c) => {
+      if (c.type === 'text') return { data: chunk({ content: c.text }, null), tokens: approxTokens(c.text) };
+      if (c.type === 'tool_start') {
+        const start = { index: c.index, id: toolCallId(c.call.key, 'openai'), type: 'function', function: { name: c.call.name, arguments: '' } };
+        return { data: chunk({ tool_calls: [start] }, null), tokens: 1 };
+      }
+      return { data: chunk({ tool_calls: [{ index: c.index, function: { arguments: c.fragment } }] }, null), tokens: approxTokens(c.fragment) };
+    });
+    const tail = [chunk({}, finishReason(answer))];
     if (request.includeUsage) {
       tail.push(sseFrame({
         id: ids.id, object: 'chat.completion.chunk', created: ids.createdS, model: request.model,
-        system_fingerprint: ids.fingerprint, choices: [],
-        usage: { prompt_tokens: answer.inputTokens, completion_tokens: answer.outputTokens, total_tokens: answer.inputTokens + answer.outputTokens },
+        system_fingerprint: ids.fingerprint, choices: [], usage: usage(answer),
       }));
     }
     tail.push(sseFrame('[DONE]'));
     return {
-      head: [chunk({ role: 'assistant', content: '', refusal: null }, null)],
-      pieces: answer.pieces.map((piece) => chunk({ content: piece }, null)),
+      head: [chunk({ role: 'assistant', content: answer.text || !answer.toolCalls.length ? '' : null, refusal: null }, null)],
+      chunks,
       tail,
       error: sseFrame({ error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: 'server_error' } }),
     };
@@ -164,3 +164,4 @@ export const openAIWire: Wire = {
     return { requestId: `req_${randomHex(random, 32)}`, answerId: `chatcmpl-${randomChars(random, 29)}` };
   },
 };
+

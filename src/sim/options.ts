@@ -6,7 +6,7 @@ const positiveInt = z.number().int().positive();
 /** Every fault the simulator can inject; what each looks like on the wire is in the README table. */
 export const FAULT_KINDS = [
   'server_error', 'unavailable', 'overloaded', 'insufficient_quota', 'rate_limit', 'unauthorized',
-  'reset', 'hang', 'slow_first_byte', 'stream_cut', 'stream_error',
+  'reset', 'hang', 'slow_first_byte', 'stream_cut', 'stream_error', 'invalid_json',
 ] as const;
 /** One of `FAULT_KINDS`. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -30,17 +30,30 @@ export const faultRuleSchema = z.object({
   model: z.string().min(1).optional(),
   /** Applies only to streaming (true) or plain (false) requests. */
   stream: z.boolean().optional(),
+  /** Applies only to chat requests (`/chat/completions`, `/messages`) or only to `/embeddings`. @default both */
+  endpoint: z.enum(['chat', 'embeddings']).optional(),
   /** HTTP status for `server_error` (500), `unavailable` (503) and `overloaded` (OpenAI 503, Anthropic 529). */
   status: z.number().int().min(400).max(599).optional(),
   /** `slow_first_byte`: how long before the first byte. @default 2000 */
   delayMs: nonNegative.optional(),
-  /** `stream_cut` / `stream_error`: text chunks delivered first. @default 1 */
+  /**
+   * `stream_cut` / `stream_error`: chunks delivered first. A chunk is a text delta, a tool call's
+   * start, or a fragment of its arguments (16 characters), so a cut can fall inside a tool call. @default 1
+   */
   afterChunks: z.number().int().nonnegative().optional(),
   /** `rate_limit`, `unavailable`, `overloaded`: the wait to advertise. @default 1000 for rate_limit, none otherwise */
   retryAfterMs: nonNegative.optional(),
 }).strict().refine((r) => r.fromMs === undefined || r.untilMs === undefined || r.untilMs > r.fromMs, {
   message: 'untilMs must be after fromMs', path: ['untilMs'],
 });
+
+/** The limits of a provider's embeddings endpoint, counted apart from chat's. */
+export const embeddingLimitsSchema = z.object({
+  /** Embeddings requests per window. @default 30000 */
+  rpm: positiveInt.optional(),
+  /** Embeddings input tokens per window. @default 150000000 */
+  tpm: positiveInt.optional(),
+}).strict();
 
 /** A provider's RPM and TPM limits, enforced like the provider does (rate-limiter.ts). */
 export const limitsSchema = z.object({
@@ -50,9 +63,28 @@ export const limitsSchema = z.object({
   tpm: positiveInt.optional(),
   /** The window the limits are stated for. @default 60000 */
   windowMs: positiveInt.optional(),
-  /** Enforce over this shorter period, as OpenAI may. @default none */
+  /** Enforce over this shorter period, as OpenAI may; applies to every window, embeddings' too. @default none */
   quantumMs: positiveInt.optional(),
+  /**
+   * Anthropic only: input tokens per window, enforced at once with `rpm`, `tpm` and `otpm`; cache
+   * reads are not charged, cache writes are. @default 150000000
+   */
+  itpm: positiveInt.optional(),
+  /** Anthropic only: output tokens per window, charged `max_tokens` on admission and refunded down to the answer's. @default 150000000 */
+  otpm: positiveInt.optional(),
+  /** The embeddings endpoint's own limits (same `windowMs` and `quantumMs`). */
+  embeddings: embeddingLimitsSchema.optional(),
 }).strict();
+
+/** A prompt cache that serves a fixed share of every prompt. */
+export const promptCacheSchema = z.object({
+  /** Share of each prompt reported as read from the cache (OpenAI `cached_tokens`, Anthropic `cache_read_input_tokens`). */
+  readShare: z.number().min(0).max(1),
+  /** Share of each prompt reported as written to the cache (Anthropic `cache_creation_input_tokens`). @default 0 */
+  writeShare: z.number().min(0).max(1).optional(),
+  /** Prompts shorter than this are never cached (the real minimum is 1024). @default 0 */
+  minTokens: z.number().int().nonnegative().optional(),
+}).strict().refine((c) => c.readShare + (c.writeShare ?? 0) <= 1, { message: 'readShare + writeShare must be at most 1', path: ['writeShare'] });
 
 /** How long answers take: all zero by default, so tests run fast; benchmarks set them. */
 export const latencySchema = z.object({
@@ -86,7 +118,11 @@ export const simProviderSchema = z.object({
   models: z.array(z.string().min(1)).min(1).optional(),
   /** Context window: longer prompts get the provider's 400. @default 128000 (OpenAI), 200000 (Anthropic) */
   contextTokens: positiveInt.optional(),
-}).strict();
+  /** Report part of every prompt as served by the prompt cache. @default none */
+  promptCache: promptCacheSchema.optional(),
+}).strict().refine((p) => p.type === 'anthropic' || (p.limits?.itpm === undefined && p.limits?.otpm === undefined), {
+  message: 'itpm and otpm are Anthropic limits (an openai provider has rpm and tpm)', path: ['limits'],
+});
 
 const providerName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, { message: 'a provider name is letters, digits, "-" and "_"' })
   .refine((name) => name !== 'v1' && name !== '_sim', { message: '"v1" and "_sim" are reserved' });
@@ -112,7 +148,7 @@ export type Scenario = z.input<typeof scenarioSchema>;
 /** One request as the simulator saw it, reported to `onRequest` once its outcome is decided. */
 export interface SimRequestEvent {
   provider: string;
-  /** 1-based: the Nth request this provider received. */
+  /** 1-based: the Nth request of its endpoint (chat or embeddings) this provider received. */
   n: number;
   atMs: number;
   model?: string;
@@ -121,6 +157,8 @@ export interface SimRequestEvent {
   status?: number;
   fault?: FaultKind;
   requestId: string;
+  /** Which endpoint it was for. */
+  endpoint: 'chat' | 'embeddings';
 }
 
 /** What `startSimulator` accepts: a scenario plus where to listen and what clock to use. */
@@ -150,4 +188,10 @@ export const PROVIDER_DEFAULTS = Object.freeze({
   slowFirstByteMs: 2_000,
   afterChunks: 1,
   rateLimitRetryAfterMs: 1_000,
+  /** OpenAI's ceiling on inputs in one embeddings request. */
+  maxEmbeddingInputs: 2_048,
+  /** OpenAI's ceiling on the tokens of one embeddings input. */
+  embeddingInputTokens: 8_192,
+  /** OpenAI's ceiling on the tokens of one embeddings request, all inputs together. */
+  embeddingRequestTokens: 300_000,
 });

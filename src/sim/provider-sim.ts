@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { approxTokens } from '../../providers/fake/answer.js';
 import { anthropicWire } from './anthropic-wire.js';
+import { embeddingsBody, embeddingTokensOf, parseEmbeddings } from './embeddings.js';
 import { pickFault, REPLACING_FAULTS } from './faults.js';
-import { openAIWire } from './openai-wire.js';
+import { openAIHeaders, openAIWire } from './openai-wire.js';
 import { PROVIDER_DEFAULTS, type FaultKind, type FaultRule, type SimProviderOptions, type SimRequestEvent } from './options.js';
 import { randomChars, randomHex, streamFor, type Random } from './random.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter, type LimitSnapshot } from './rate-limiter.js';
 import { sendCutJson, sendJson, sendStream } from './responder.js';
 import { ResponseScope } from './response-scope.js';
-import { answerFor, isSimError, tokenCharge, type SimError } from './sim-request.js';
+import { answerFor, inputTokensOf, isSimError, type CacheSplit, type SimError } from './sim-request.js';
 import { bump, type ProviderStats } from './stats.js';
 import type { AnswerIds, Wire, WireContext } from './wire.js';
 
@@ -22,6 +22,8 @@ export interface ProviderSimDeps {
   stats: ProviderStats;
   onRequest?: (event: SimRequestEvent) => void;
 }
+
+type Endpoint = 'chat' | 'embeddings';
 
 /** The error a replacing fault answers with. */
 function faultError(rule: FaultRule, key: string, rpm: number, model: string): SimError {
@@ -39,27 +41,42 @@ function faultError(rule: FaultRule, key: string, rpm: number, model: string): S
   }
 }
 
+/** One request being answered: its number, ids, timers and the ways it can end. */
+interface Exchange {
+  n: number;
+  nowMs: number;
+  ctx: WireContext;
+  scope: ResponseScope;
+  baseMs: number;
+  answerId: string;
+  event: SimRequestEvent;
+  decided(status: number | undefined, fault?: FaultKind): void;
+  fail(err: SimError, fault?: FaultKind, withLimits?: boolean): Promise<void>;
+}
+
 /**
  * One simulated provider: checks the key, parses the request its API's way, then in order meets a
- * scheduled or random fault, its capacity, its RPM/TPM limits, and finally answers (maybe slowly,
- * maybe cut short). Every random draw comes from a stream seeded by (seed, provider, purpose).
+ * scheduled or random fault, its capacity, its rate limits, and finally answers (maybe slowly, maybe
+ * cut short). Chat and embeddings have their own request numbers, fault draws and rate limits. Every
+ * random draw comes from a stream seeded by (seed, provider, purpose).
  */
 export class ProviderSim {
   readonly wire: Wire;
-  private n = 0;
+  private readonly counts: Record<Endpoint, number> = { chat: 0, embeddings: 0 };
   private serving = 0;
-  private readonly faultRandom: Random;
+  private readonly faultRandom: Record<Endpoint, Random>;
   private readonly idRandom: Random;
   private readonly latencyRandom: Random;
-  private readonly limiter: RateLimiter;
+  private readonly limiters: Record<Endpoint, RateLimiter>;
   private readonly org: string;
   private readonly fingerprint: string;
-  private readonly rpm: number;
+  private readonly rpm: Record<Endpoint, number>;
+  private readonly cache: CacheSplit | undefined;
 
   constructor(private readonly deps: ProviderSimDeps) {
     const { name, options, seed } = deps;
     this.wire = options.type === 'openai' ? openAIWire : anthropicWire;
-    this.faultRandom = streamFor(seed, `${name}/faults`);
+    this.faultRandom = { chat: streamFor(seed, `${name}/faults`), embeddings: streamFor(seed, `${name}/embeddings/faults`) };
     this.idRandom = streamFor(seed, `${name}/ids`);
     this.latencyRandom = streamFor(seed, `${name}/latency`);
     const account = streamFor(seed, `${name}/account`);
@@ -67,33 +84,42 @@ export class ProviderSim {
       ? `org-${randomChars(account, 24)}`
       : [8, 4, 4, 4, 12].map((length) => randomHex(account, length)).join('-');
     this.fingerprint = `fp_${randomHex(account, 10)}`;
-    this.rpm = options.limits?.rpm ?? PROVIDER_DEFAULTS.rpm;
-    this.limiter = new RateLimiter({
-      rpm: this.rpm,
-      tpm: options.limits?.tpm ?? PROVIDER_DEFAULTS.tpm,
-      windowMs: options.limits?.windowMs ?? PROVIDER_DEFAULTS.windowMs,
-      quantumMs: options.limits?.quantumMs,
-    }, deps.startedAtMs);
+    const limits = options.limits ?? {};
+    const windowMs = limits.windowMs ?? PROVIDER_DEFAULTS.windowMs;
+    const tpm = limits.tpm ?? PROVIDER_DEFAULTS.tpm;
+    this.rpm = { chat: limits.rpm ?? PROVIDER_DEFAULTS.rpm, embeddings: limits.embeddings?.rpm ?? PROVIDER_DEFAULTS.rpm };
+    const anthropic = options.type === 'anthropic';
+    this.limiters = {
+      chat: new RateLimiter({
+        rpm: this.rpm.chat, tpm, windowMs, quantumMs: limits.quantumMs,
+        // Anthropic always reports its input and output windows; unset, they are as large as TPM.
+        ...(anthropic ? { itpm: limits.itpm ?? tpm, otpm: limits.otpm ?? tpm } : {}),
+      }, deps.startedAtMs),
+      embeddings: new RateLimiter({ rpm: this.rpm.embeddings, tpm: limits.embeddings?.tpm ?? PROVIDER_DEFAULTS.tpm, windowMs, quantumMs: limits.quantumMs }, deps.startedAtMs),
+    };
+    const cache = options.promptCache;
+    this.cache = cache ? { readShare: cache.readShare, writeShare: cache.writeShare ?? 0, minTokens: cache.minTokens ?? 0 } : undefined;
   }
 
   get type(): 'openai' | 'anthropic' {
     return this.wire.type;
   }
 
-  /** Answers one request whose body has been read. */
-  handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number): Promise<void> {
+  private open(endpoint: Endpoint, res: ServerResponse, arrivedAtMs: number, headersOf: (ctx: WireContext, s: LimitSnapshot | undefined) => Record<string, string>): Exchange {
     const { options, stats, now } = this.deps;
-    const n = ++this.n;
+    const n = ++this.counts[endpoint];
     const nowMs = now();
     stats.requests++;
     stats.inFlight++;
+    if (endpoint === 'embeddings') stats.embeddings.requests++;
     res.once('close', () => stats.inFlight--);
     const { requestId, answerId } = this.wire.ids(this.idRandom);
     const ctx: WireContext = { requestId, org: this.org, nowMs, retryAfter: options.retryAfter ?? true };
     const scope = new ResponseScope(res);
     const latency = options.latency ?? {};
     const baseMs = (latency.baseMs ?? 0) + (latency.jitterMs ? this.latencyRandom() * latency.jitterMs : 0);
-    const event: SimRequestEvent = { provider: this.deps.name, n, atMs: nowMs, stream: false, requestId };
+    const event: SimRequestEvent = { provider: this.deps.name, n, atMs: nowMs, stream: false, requestId, endpoint };
+    const limiter = this.limiters[endpoint];
     const decided = (status: number | undefined, fault?: FaultKind) => {
       if (status !== undefined) bump(stats.byStatus, String(status));
       if (fault) bump(stats.byFault, fault);
@@ -104,51 +130,72 @@ export class ProviderSim {
       decided(rendered.status, fault);
       const mode = options.rateLimitHeaders ?? 'always';
       const limitsShown = withLimits && (mode === 'always' || (mode === 'success-and-429' && err.kind === 'rate_limited'));
-      let snapshot = limitsShown ? this.limiter.snapshot(nowMs) : undefined;
+      let snapshot = limitsShown ? limiter.snapshot(nowMs) : undefined;
       // A forced 429 reports the requests window as spent until the wait it advertises, like a real one.
       if (snapshot && fault === 'rate_limit' && err.kind === 'rate_limited') {
         snapshot = { ...snapshot, requests: { ...snapshot.requests, remaining: 0, resetMs: err.waitMs } };
       }
-      const headers = { ...this.wire.headers({ ...ctx, processingMs: now() - arrivedAtMs }, snapshot), ...rendered.headers };
+      const headers = { ...headersOf({ ...ctx, processingMs: now() - arrivedAtMs }, snapshot), ...rendered.headers };
       return sendJson(scope, rendered.status, headers, rendered.body, baseMs);
     };
+    return { n, nowMs, ctx, scope, baseMs, answerId, event, decided, fail };
+  }
 
-    const key = this.wire.keyOf(req.headers);
-    if (!key && options.requireKey !== false) return fail({ kind: 'missing_key' }, undefined, false);
-    const request = this.wire.parse(raw, req.headers);
-    if (isSimError(request)) return fail(request);
-    event.model = request.model;
-    event.stream = request.stream;
-    if (request.stream) stats.streams++;
-    if (options.models && !options.models.includes(request.model)) return fail({ kind: 'model_not_found', model: request.model });
-    const answer = answerFor(request);
-    const contextTokens = options.contextTokens ?? PROVIDER_DEFAULTS.contextTokens[this.type];
-    if (answer.inputTokens > contextTokens) return fail({ kind: 'context_length', limit: contextTokens, tokens: answer.inputTokens });
-
-    const u = this.faultRandom();
-    const rule = pickFault(options.faults ?? [], { n, elapsedMs: nowMs - this.deps.startedAtMs, model: request.model, stream: request.stream }, u);
-    if (rule && REPLACING_FAULTS.has(rule.fault)) {
-      if (rule.fault === 'reset') {
-        decided(undefined, 'reset');
-        req.socket.resetAndDestroy();
-        return Promise.resolve();
-      }
-      if (rule.fault === 'hang') {
-        decided(undefined, 'hang');
-        return Promise.resolve();
-      }
-      return fail(faultError(rule, key ?? '', this.rpm, request.model), rule.fault);
+  /** A fault that replaces the answer: a reset, a hang or an error response. */
+  private replace(x: Exchange, rule: FaultRule, req: IncomingMessage, key: string | undefined, endpoint: Endpoint, model: string): Promise<void> {
+    if (rule.fault === 'reset') {
+      x.decided(undefined, 'reset');
+      req.socket.resetAndDestroy();
+      return Promise.resolve();
     }
+    if (rule.fault === 'hang') {
+      x.decided(undefined, 'hang');
+      return Promise.resolve();
+    }
+    return x.fail(faultError(rule, key ?? '', this.rpm[endpoint], model), rule.fault);
+  }
+
+  /** Answers one chat request whose body has been read. */
+  handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number): Promise<void> {
+    const { options, stats, now } = this.deps;
+    const x = this.open('chat', res, arrivedAtMs, (ctx, s) => this.wire.headers(ctx, s));
+    const key = this.wire.keyOf(req.headers);
+    if (!key && options.requireKey !== false) return x.fail({ kind: 'missing_key' }, undefined, false);
+    const request = this.wire.parse(raw, req.headers);
+    if (isSimError(request)) return x.fail(request);
+    x.event.model = request.model;
+    x.event.stream = request.stream;
+    if (request.stream) stats.streams++;
+    if (options.models && !options.models.includes(request.model)) return x.fail({ kind: 'model_not_found', model: request.model });
+
+    const contextTokens = options.contextTokens ?? PROVIDER_DEFAULTS.contextTokens[this.type];
+    const promptTokens = inputTokensOf(request);
+    if (promptTokens > contextTokens) return x.fail({ kind: 'context_length', limit: contextTokens, tokens: promptTokens });
+
+    const u = this.faultRandom.chat();
+    const rule = pickFault(options.faults ?? [], { n: x.n, elapsedMs: x.nowMs - this.deps.startedAtMs, model: request.model, stream: request.stream, endpoint: 'chat' }, u);
+    const answer = answerFor(request, { invalidJson: rule?.fault === 'invalid_json', textBeforeToolCalls: this.wire.textBeforeToolCalls(request), cache: this.cache });
+    if (rule && REPLACING_FAULTS.has(rule.fault)) return this.replace(x, rule, req, key, 'chat', request.model);
     if (options.capacity !== undefined && this.serving >= options.capacity) {
       stats.overCapacity++;
-      return fail({ kind: 'overloaded' });
+      return x.fail({ kind: 'overloaded' });
     }
-    const admitted = this.limiter.admit(tokenCharge(request, answer), nowMs);
+    const reserved = request.maxTokens ?? answer.outputTokens;
+    const limiter = this.limiters.chat;
+    const admitted = limiter.admit({
+      tokens: answer.inputTokens + reserved,
+      inputTokens: answer.inputTokens - answer.cachedInputTokens,
+      outputTokens: reserved,
+    }, x.nowMs);
     if (!admitted.admitted) {
       stats.rateLimited++;
       const { window, tooLarge, waitMs, used, requested, snapshot } = admitted;
-      return fail({ kind: 'rate_limited', window, tooLarge, waitMs, limit: snapshot[window].limit, used, requested, model: request.model });
+      const limit = window === 'requests' ? snapshot.requests.limit : window === 'tokens' ? snapshot.tokens.limit
+        : (window === 'input_tokens' ? snapshot.inputTokens : snapshot.outputTokens)!.limit;
+      return x.fail({ kind: 'rate_limited', window, tooLarge, waitMs, limit, used, requested, model: request.model });
     }
+    // OTPM is estimated from max_tokens and adjusted to what the answer used (the simulator knows it at once).
+    limiter.refund('output_tokens', reserved - answer.outputTokens);
 
     // Admitted: an answer goes out, perhaps slowly or cut short.
     this.serving++;
@@ -156,25 +203,64 @@ export class ProviderSim {
     stats.tokens.input += answer.inputTokens;
     stats.tokens.output += answer.outputTokens;
     const slowMs = rule?.fault === 'slow_first_byte' ? rule.delayMs ?? PROVIDER_DEFAULTS.slowFirstByteMs : 0;
-    const afterChunks = Math.min(rule?.afterChunks ?? PROVIDER_DEFAULTS.afterChunks, answer.pieces.length);
-    const headers = this.wire.headers({ ...ctx, processingMs: now() - arrivedAtMs + baseMs }, admitted.snapshot);
-    const ids: AnswerIds = { id: answerId, createdS: Math.floor(nowMs / 1000), fingerprint: this.fingerprint };
-    const perTokenMs = latency.perTokenMs ?? 0;
+    const headers = this.wire.headers({ ...x.ctx, processingMs: now() - arrivedAtMs + x.baseMs }, limiter.snapshot(x.nowMs));
+    const ids: AnswerIds = { id: x.answerId, createdS: Math.floor(x.nowMs / 1000), fingerprint: this.fingerprint };
+    const perTokenMs = options.latency?.perTokenMs ?? 0;
 
     if (!request.stream) {
       // A plain request has no stream to break: the error frame becomes the status the API would send instead.
-      if (rule?.fault === 'stream_error') return fail({ kind: this.type === 'openai' ? 'server_error' : 'overloaded' }, 'stream_error');
-      decided(200, rule?.fault);
-      const delayMs = baseMs + slowMs + perTokenMs * answer.outputTokens;
+      if (rule?.fault === 'stream_error') return x.fail({ kind: this.type === 'openai' ? 'server_error' : 'overloaded' }, 'stream_error');
+      x.decided(200, rule?.fault);
+      const delayMs = x.baseMs + slowMs + perTokenMs * answer.outputTokens;
       const body = this.wire.completion(request, answer, ids);
-      return rule?.fault === 'stream_cut' ? sendCutJson(scope, 200, headers, body, delayMs) : sendJson(scope, 200, headers, body, delayMs);
+      return rule?.fault === 'stream_cut' ? sendCutJson(x.scope, 200, headers, body, delayMs) : sendJson(x.scope, 200, headers, body, delayMs);
     }
-    decided(200, rule?.fault);
-    return sendStream(scope, headers, this.wire.stream(request, answer, ids), {
-      firstByteMs: baseMs + slowMs,
-      pieceDelaysMs: perTokenMs > 0 ? answer.pieces.map((piece) => perTokenMs * approxTokens(piece)) : [],
+    x.decided(200, rule?.fault);
+    const frames = this.wire.stream(request, answer, ids);
+    const afterChunks = Math.min(rule?.afterChunks ?? PROVIDER_DEFAULTS.afterChunks, frames.chunks.length);
+    return sendStream(x.scope, headers, frames, {
+      firstByteMs: x.baseMs + slowMs,
+      chunkDelaysMs: perTokenMs > 0 ? frames.chunks.map((c) => perTokenMs * c.tokens) : [],
       cutAfter: rule?.fault === 'stream_cut' ? afterChunks : undefined,
       errorAfter: rule?.fault === 'stream_error' ? afterChunks : undefined,
     });
+  }
+
+  /** Answers one `POST /v1/embeddings` (OpenAI providers only; the simulator routes Anthropic's to a 404). */
+  handleEmbeddings(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number): Promise<void> {
+    const { options, stats, now } = this.deps;
+    const x = this.open('embeddings', res, arrivedAtMs, openAIHeaders);
+    const key = this.wire.keyOf(req.headers);
+    if (!key && options.requireKey !== false) return x.fail({ kind: 'missing_key' }, undefined, false);
+    const request = parseEmbeddings(raw);
+    if (isSimError(request)) return x.fail(request);
+    x.event.model = request.model;
+    if (options.models && !options.models.includes(request.model)) return x.fail({ kind: 'model_not_found', model: request.model });
+    const u = this.faultRandom.embeddings();
+    const rule = pickFault(options.faults ?? [], { n: x.n, elapsedMs: x.nowMs - this.deps.startedAtMs, model: request.model, stream: false, endpoint: 'embeddings' }, u);
+    if (rule && REPLACING_FAULTS.has(rule.fault)) return this.replace(x, rule, req, key, 'embeddings', request.model);
+    if (options.capacity !== undefined && this.serving >= options.capacity) {
+      stats.overCapacity++;
+      return x.fail({ kind: 'overloaded' });
+    }
+    const tokens = embeddingTokensOf(request);
+    const limiter = this.limiters.embeddings;
+    const admitted = limiter.admit(tokens, x.nowMs);
+    if (!admitted.admitted) {
+      stats.rateLimited++;
+      const { window, tooLarge, waitMs, used, requested, snapshot } = admitted;
+      const limit = window === 'requests' ? snapshot.requests.limit : snapshot.tokens.limit;
+      return x.fail({ kind: 'rate_limited', window, tooLarge, waitMs, limit, used, requested, model: request.model });
+    }
+    if (rule?.fault === 'stream_error') return x.fail({ kind: 'server_error' }, 'stream_error');
+    this.serving++;
+    res.once('close', () => this.serving--);
+    stats.embeddings.tokens += tokens;
+    x.decided(200, rule?.fault);
+    const slowMs = rule?.fault === 'slow_first_byte' ? rule.delayMs ?? PROVIDER_DEFAULTS.slowFirstByteMs : 0;
+    const headers = openAIHeaders({ ...x.ctx, processingMs: now() - arrivedAtMs + x.baseMs }, admitted.snapshot);
+    const body = embeddingsBody(request);
+    const delayMs = x.baseMs + slowMs;
+    return rule?.fault === 'stream_cut' ? sendCutJson(x.scope, 200, headers, body, delayMs) : sendJson(x.scope, 200, headers, body, delayMs);
   }
 }

@@ -22,11 +22,11 @@ export async function sendCutJson(scope: ScopeLike, status: number, headers: Out
 export interface StreamPlan {
   /** Before the status line and the head frames. */
   firstByteMs: number;
-  /** Before each text piece (same length as the pieces). */
-  pieceDelaysMs: readonly number[];
-  /** Drop the connection after this many text pieces, before the terminal frames. */
+  /** Before each chunk (same length as the chunks; empty for none). */
+  chunkDelaysMs: readonly number[];
+  /** Drop the connection after this many chunks, before the terminal frames. */
   cutAfter?: number;
-  /** Send the API's mid-stream error frame after this many text pieces, then end. */
+  /** Send the API's mid-stream error frame after this many chunks, then end. */
   errorAfter?: number;
 }
 
@@ -36,17 +36,17 @@ export async function sendStream(scope: ScopeLike, headers: OutgoingHttpHeaders,
   const { res } = scope;
   res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   let pending = frames.head.join('');
-  for (let i = 0; i <= frames.pieces.length; i++) {
+  for (let i = 0; i <= frames.chunks.length; i++) {
     if (plan.cutAfter === i) return scope.cut(pending);
     if (plan.errorAfter === i) return void res.end(pending + frames.error);
-    if (i === frames.pieces.length) break;
-    const waitMs = plan.pieceDelaysMs[i] ?? 0;
+    if (i === frames.chunks.length) break;
+    const waitMs = plan.chunkDelaysMs[i] ?? 0;
     if (waitMs > 0) {
       if (pending) res.write(pending);
       pending = '';
       if (!(await scope.sleep(waitMs))) return;
     }
-    pending += frames.pieces[i];
+    pending += frames.chunks[i]!.data;
   }
   res.end(pending + frames.tail.join(''));
 }

@@ -1,25 +1,41 @@
-import { approxTokens, fakeAnswer, promptTokens, truncateToTokens } from '../../providers/fake/answer.js';
-import type { Message } from '../types.js';
+import { answerChunks, planAnswer, requestPromptTokens, type Answer, type AnswerChunk, type AnswerFormat, type AnswerTool } from '../answers/index.js';
+import type { Message, ToolChoice } from '../types.js';
+
+export { splitPieces } from '../answers/index.js';
 
 /** A chat request in one shape, whichever API it arrived through. */
 export interface SimRequest {
   model: string;
+  /** The conversation in the router's own message shape (parts, tool calls, tool results). */
   messages: Message[];
   maxTokens?: number;
   stream: boolean;
   /** OpenAI `stream_options.include_usage`: one extra chunk with the usage before `[DONE]`. */
   includeUsage: boolean;
+  tools?: AnswerTool[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  responseFormat?: AnswerFormat;
+  /** OpenAI `reasoning_effort`; Anthropic `output_config.effort` when thinking is on (default `high`). */
+  reasoning?: { effort: string };
+  /** Anthropic extended thinking: the answer starts with a thinking block. */
+  thinking?: { display: 'summarized' | 'omitted' };
 }
 
 /** The deterministic answer to one request, with honest token counts. */
-export interface SimAnswer {
-  text: string;
-  /** The text in the pieces a stream sends, one delta each; joined they are `text`. */
-  pieces: string[];
-  finish: 'stop' | 'length';
+export interface SimAnswer extends Answer {
+  /** The answer in the chunks a stream sends (text deltas, tool-call starts, argument fragments). */
+  chunks: AnswerChunk[];
+  /** Every prompt token, cached ones included (OpenAI's `prompt_tokens`). */
   inputTokens: number;
-  outputTokens: number;
+  /** Of `inputTokens`, read from the prompt cache. */
+  cachedInputTokens: number;
+  /** Of `inputTokens`, written to the prompt cache. */
+  cacheWriteTokens: number;
 }
+
+/** The window of a rate limit that ran out. */
+export type LimitWindow = 'requests' | 'tokens' | 'input_tokens' | 'output_tokens';
 
 /** A failure the simulator answers with; each wire renders it the way its API does. */
 export type SimError =
@@ -27,7 +43,7 @@ export type SimError =
   | { kind: 'insufficient_quota' }
   | { kind: 'unauthorized'; key: string }
   | { kind: 'missing_key' }
-  | { kind: 'rate_limited'; window: 'requests' | 'tokens'; tooLarge: boolean; waitMs: number; limit: number; used: number; requested: number; model: string }
+  | { kind: 'rate_limited'; window: LimitWindow; tooLarge: boolean; waitMs: number; limit: number; used: number; requested: number; model: string }
   | { kind: 'invalid_request'; message: string; param?: string | null; code?: string | null }
   | { kind: 'context_length'; limit: number; tokens: number }
   | { kind: 'model_not_found'; model: string }
@@ -35,11 +51,11 @@ export type SimError =
   | { kind: 'too_large' };
 
 /** True when parsing gave an error to answer with rather than a request. */
-export function isSimError(x: SimRequest | SimError): x is SimError {
+export function isSimError<T extends object>(x: T | SimError): x is SimError {
   return 'kind' in x;
 }
 
-/** The text of a message's content: a string, or the `text` of its text parts (both APIs allow parts). */
+/** The text of a content value: a string, or the `text` of its text parts (both APIs allow parts). */
 export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
@@ -49,34 +65,28 @@ export function textOf(content: unknown): string {
     .join('\n');
 }
 
-/** Maps any API role onto the three the answer generator knows. */
-export function roleOf(role: unknown): Message['role'] {
-  return role === 'user' || role === 'assistant' ? role : 'system';
-}
-
-/** Word-sized pieces, each keeping its leading space, so the deltas join back into the text exactly. */
-export function splitPieces(text: string): string[] {
-  return text.match(/\s*\S+/g) ?? (text ? [text] : []);
-}
-
-/** Prompt tokens the way the simulator counts them (and charges them against TPM). */
+/** Prompt tokens the way the simulator counts them (and charges them against TPM): `requestPromptTokens`. */
 export function inputTokensOf(request: SimRequest): number {
-  return promptTokens(request.messages);
+  return requestPromptTokens(request);
 }
 
-/** The answer a request gets: same prompt and model, same words; cut at `maxTokens` with finish `length`. */
-export function answerFor(request: SimRequest): SimAnswer {
-  const { text, truncated } = truncateToTokens(fakeAnswer(request.messages, request.model), request.maxTokens);
-  return {
-    text,
-    pieces: splitPieces(text),
-    finish: truncated ? 'length' : 'stop',
-    inputTokens: inputTokensOf(request),
-    outputTokens: text ? approxTokens(text) : 0,
-  };
+/** How much of a prompt the prompt cache serves: shares of the prompt read from it and written to it. */
+export interface CacheSplit {
+  readShare: number;
+  writeShare: number;
+  minTokens: number;
 }
 
-/** What a request reserves against TPM: its prompt plus `max_tokens` (or, without one, its answer). */
-export function tokenCharge(request: SimRequest, answer: SimAnswer): number {
-  return answer.inputTokens + (request.maxTokens ?? answer.outputTokens);
+/**
+ * The answer a request gets (`planAnswer`): same request, same answer. With a prompt cache, the
+ * first `floor(readShare × prompt)` tokens were read from it and the next `floor(writeShare × prompt)`
+ * written to it, for prompts of at least `minTokens`.
+ */
+export function answerFor(request: SimRequest, options: { invalidJson?: boolean; textBeforeToolCalls?: boolean; cache?: CacheSplit } = {}): SimAnswer {
+  const answer = planAnswer(request, options);
+  const inputTokens = inputTokensOf(request);
+  const cache = options.cache;
+  const cached = cache && inputTokens >= cache.minTokens ? Math.floor(inputTokens * cache.readShare) : 0;
+  const written = cache && inputTokens >= cache.minTokens ? Math.min(inputTokens - cached, Math.floor(inputTokens * cache.writeShare)) : 0;
+  return { ...answer, chunks: answerChunks(answer), inputTokens, cachedInputTokens: cached, cacheWriteTokens: written };
 }

@@ -27,7 +27,7 @@ export interface Simulator {
 
 // Bigger than any chat request; Anthropic's own cap on Messages is 32 MB.
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
-const ROUTE = /^\/(?:([^/]+)\/)?v1\/(chat\/completions|messages)$/;
+const ROUTE = /^\/(?:([^/]+)\/)?v1\/(chat\/completions|messages|embeddings)$/;
 
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -41,8 +41,9 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 
 /**
  * Starts a provider simulator on loopback: OpenAI Chat Completions at `/{provider}/v1/chat/completions`
- * and Anthropic Messages at `/{provider}/v1/messages` (plus `/v1/...` for the first provider of each
- * type), with real headers, rate limits and seeded fault injection. `GET /_sim/stats` returns the counters.
+ * and Embeddings at `/{provider}/v1/embeddings`, Anthropic Messages at `/{provider}/v1/messages` (plus
+ * `/v1/...` for the first provider of each type), with real headers, rate limits and seeded fault
+ * injection. `GET /_sim/stats` returns the counters.
  * @example
  * const sim = await startSimulator({ providers: { openai: { type: 'openai', limits: { rpm: 60 } } } });
  * const client = new OpenAI({ apiKey: 'sk-test', baseURL: sim.baseURL('openai'), maxRetries: 0 });
@@ -79,10 +80,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (method === 'GET' && path === '/_sim/stats') return reply(200, {}, book.snapshot());
     if (method === 'GET' && path === '/') return reply(200, {}, { simulator: 'switchyard', description: scenario.description, providers: describe() });
     const match = ROUTE.exec(path);
+    const embeddings = match?.[2] === 'embeddings';
     const wire = match?.[2] === 'messages' ? anthropicWire : openAIWire;
     const sim = match && (match[1] ? sims.get(match[1]) : firstOf(wire.type));
     const raw = await readBody(req);
     const ctx = { requestId: 'req_invalid', org: 'unknown', nowMs: arrivedAtMs, retryAfter: false };
+    // Anthropic has no embeddings API: its providers answer /v1/embeddings with their own 404.
+    if (embeddings && sim?.type === 'anthropic') {
+      const err = anthropicWire.error({ kind: 'invalid_url', method, path }, ctx);
+      return reply(err.status, err.headers, err.body);
+    }
     if (!sim || sim.type !== wire.type || method !== 'POST') {
       const err = wire.error({ kind: 'invalid_url', method, path }, ctx);
       return reply(err.status, err.headers, err.body);
@@ -91,7 +98,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const err = wire.error({ kind: 'too_large' }, ctx);
       return reply(err.status, err.headers, err.body);
     }
-    return sim.handle(req, res, raw, arrivedAtMs);
+    return embeddings ? sim.handleEmbeddings(req, res, raw, arrivedAtMs) : sim.handle(req, res, raw, arrivedAtMs);
   }
 
   const server = createServer({ requestTimeout: 0, keepAlive: true, noDelay: true }, (req, res) => {

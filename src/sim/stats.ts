@@ -13,12 +13,14 @@ export interface ProviderStats {
   byStatus: Record<string, number>;
   /** Faults applied, by kind. */
   byFault: Partial<Record<FaultKind, number>>;
-  /** 429s from the RPM/TPM limiter (forced `rate_limit` faults are in `byFault`). */
+  /** 429s from the rate limiters, chat's and embeddings' (forced `rate_limit` faults are in `byFault`). */
   rateLimited: number;
   /** Requests refused with overloaded because `capacity` answers were already being served. */
   overCapacity: number;
-  /** Tokens of the answers sent (prompt and completion, as reported in `usage`). */
+  /** Tokens of the chat answers sent (prompt and completion, as reported in `usage`). */
   tokens: { input: number; output: number };
+  /** Of `requests`, those to `/embeddings`, and the input tokens of the ones answered. */
+  embeddings: { requests: number; tokens: number };
 }
 
 /** Everything the simulator counted since it started. */
@@ -41,7 +43,7 @@ export class StatsBook {
 
   add(name: string, type: 'openai' | 'anthropic'): ProviderStats {
     return (this.providers[name] = {
-      type, requests: 0, inFlight: 0, streams: 0, byStatus: {}, byFault: {}, rateLimited: 0, overCapacity: 0, tokens: { input: 0, output: 0 },
+      type, requests: 0, inFlight: 0, streams: 0, byStatus: {}, byFault: {}, rateLimited: 0, overCapacity: 0, tokens: { input: 0, output: 0 }, embeddings: { requests: 0, tokens: 0 },
     });
   }
 
@@ -50,7 +52,7 @@ export class StatsBook {
     let requests = 0;
     let inFlight = 0;
     for (const [name, p] of Object.entries(this.providers)) {
-      providers[name] = { ...p, byStatus: { ...p.byStatus }, byFault: { ...p.byFault }, tokens: { ...p.tokens } };
+      providers[name] = { ...p, byStatus: { ...p.byStatus }, byFault: { ...p.byFault }, tokens: { ...p.tokens }, embeddings: { ...p.embeddings } };
       requests += p.requests;
       inFlight += p.inFlight;
     }

@@ -36,6 +36,11 @@ export class TokenBucket {
     this.level = Math.max(0, this.level - amount);
   }
 
+  /** Puts `amount` back (never beyond the capacity): what was charged and then not used. */
+  give(amount: number): void {
+    this.level = Math.min(this.capacity, this.level + Math.max(0, amount));
+  }
+
   /** Milliseconds until `amount` fits, rounded up; Infinity when it never can. */
   msUntil(amount: number, nowMs: number): number {
     if (amount > this.capacity) return Infinity;

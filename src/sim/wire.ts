@@ -22,13 +22,19 @@ export interface AnswerIds {
   fingerprint: string;
 }
 
+/** One counted chunk of a stream: its SSE frames, and the output tokens it carries (for pacing). */
+export interface StreamChunk {
+  data: string;
+  tokens: number;
+}
+
 /** A streamed answer as SSE frames (each already ends in its blank line). */
 export interface StreamFrames {
-  /** Frames before the first text delta (role chunk, or `message_start`, `content_block_start`, `ping`). */
+  /** Frames before the first content chunk (role chunk, or `message_start`, thinking, `content_block_start`, `ping`). */
   head: string[];
-  /** One frame per text piece. */
-  pieces: string[];
-  /** Frames after the last piece, through the terminal one (`[DONE]`, `message_stop`). */
+  /** One entry per counted chunk (`answerChunks`): a text delta, a tool-call start, an argument fragment. */
+  chunks: StreamChunk[];
+  /** Frames after the last chunk, through the terminal one (`[DONE]`, `message_stop`). */
   tail: string[];
   /** The mid-stream error frame this API sends after a 200. */
   error: string;
@@ -50,6 +56,8 @@ export interface Wire {
   keyOf(headers: IncomingHttpHeaders): string | undefined;
   /** The raw body in the common shape, or the 400 the API gives for it. */
   parse(raw: string, headers: IncomingHttpHeaders): SimRequest | SimError;
+  /** Whether this API's model writes a sentence before its tool calls for this request (Claude under `auto`). */
+  textBeforeToolCalls(request: SimRequest): boolean;
   /** Headers every response carries: request id, account, rate-limit windows. */
   headers(ctx: WireContext, snapshot: LimitSnapshot | undefined): Record<string, string>;
   error(err: SimError, ctx: WireContext): WireError;

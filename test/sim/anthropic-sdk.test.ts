@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { approxTokens, fakeAnswer, promptTokens } from '../../providers/fake/answer.js';
+import { approxTokens, fakeAnswer, promptTokens } from '../../src/answers/index.js';
 import { ANTHROPIC_KEY, anthropicClient, errorOf, manualClock, rawStream, useSimulators, user } from './helpers.js';
 
 const start = useSimulators();
@@ -38,7 +38,10 @@ describe('simulated Anthropic Messages through the @anthropic-ai/sdk', () => {
     expect(names).toEqual(['message_start', 'content_block_start', 'ping', ...Array(deltas).fill('content_block_delta'), 'content_block_stop', 'message_delta', 'message_stop']);
     expect(events.every((e) => e.data.type === e.event)).toBe(true);
     const text = fakeAnswer(messages, MODEL);
-    expect(events.at(-2)!.data).toEqual({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: approxTokens(text) } });
+    expect(events.at(-2)!.data).toEqual({
+      type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { input_tokens: promptTokens(messages), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: approxTokens(text) },
+    });
 
     const stream = anthropicClient(sim).messages.stream({ model: MODEL, max_tokens: 200, messages });
     const final = await stream.finalMessage();

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { fakeAnswer } from '../../providers/fake/answer.js';
+import { fakeAnswer } from '../../src/answers/index.js';
 import type { FaultRule } from '../../src/sim/index.js';
 import { splitPieces } from '../../src/sim/sim-request.js';
 import { OPENAI_KEY, anthropicClient, errorOf, openAIClient, useSimulators, user } from './helpers.js';

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { approxTokens, fakeAnswer, promptTokens } from '../../providers/fake/answer.js';
+import { approxTokens, fakeAnswer, promptTokens } from '../../src/answers/index.js';
 import { parseGoDurationMs } from '../../src/decide/reset-value.js';
 import { OPENAI_KEY, errorOf, openAIClient, rawStream, useSimulators, user } from './helpers.js';
 
@@ -57,7 +57,11 @@ describe('simulated OpenAI Chat Completions through the openai SDK', () => {
       if (chunk.usage) usage = chunk.usage;
     }
     expect(text).toBe(fakeAnswer(messages, 'gpt-4o-mini'));
-    expect(usage).toEqual({ prompt_tokens: promptTokens(messages), completion_tokens: approxTokens(text), total_tokens: promptTokens(messages) + approxTokens(text) });
+    expect(usage).toEqual({
+      prompt_tokens: promptTokens(messages), completion_tokens: approxTokens(text), total_tokens: promptTokens(messages) + approxTokens(text),
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    });
   });
 
   it('streams without include_usage: no usage key on any chunk', async () => {

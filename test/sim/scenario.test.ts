@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ScenarioError, loadScenario, parseScenario } from '../../src/sim/index.js';
 import { useSimulators } from './helpers.js';
 
@@ -40,6 +40,7 @@ describe('scenario files', () => {
 
   it('says clearly when a file is missing or not JSON', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-scenario-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     await expect(loadScenario('nope.json', dir)).rejects.toThrow(/^scenario file not found: .*nope\.json$/);
     writeFileSync(join(dir, 'bad.json'), '{ "seed": ');
     await expect(loadScenario('bad.json', dir)).rejects.toThrow(/bad\.json is not valid JSON/);
