@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANTHROPIC_PATH, OPENAI_PATH, openai429Headers, openaiBodies, openaiSuccessHeaders, openaiCompletion } from '../support/fixtures.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
+import { VirtualClock } from '../support/virtual-clock.js';
 import { ANTHROPIC_KEY, OPENAI_KEY, ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 
 let up: Upstream;
@@ -13,12 +14,13 @@ afterEach(async () => {
 
 /** Drives one router through every kind of event: retry, fall-through, breaker, quota, an echoed key. */
 async function eventfulRun(logPrompts: boolean) {
+  const clock = new VirtualClock();
   const w = wireRouter(up, {
     retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
     breaker: { volumeThreshold: 2, resetTimeoutMs: 60_000 },
     log: { level: 'trace', logPrompts },
     chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], 'anthropic-first': ['anthropic:claude-sonnet-4-6'] },
-  });
+  }, { clock, random: () => 0 });
   const events: Array<[string, any]> = [];
   for (const name of ['attempt', 'retry', 'fallback', 'breaker', 'quota', 'ratelimit'] as const) {
     w.router.on(name, (e) => events.push([name, e]));
@@ -37,7 +39,7 @@ async function eventfulRun(logPrompts: boolean) {
   up.script(ANTHROPIC_PATH, { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'Your credit balance is too low to access the Anthropic API.' } } });
   await rejectionOf(w.router.chat({ ...ask('SECRET-PROMPT-TEXT four'), chain: 'anthropic-first' }));
   await w.router.close();
-  return { ...w, events };
+  return { ...w, events, clock };
 }
 
 describe('logging', () => {
@@ -73,7 +75,11 @@ describe('logging', () => {
 
 describe('router.on', () => {
   it('reports attempts, retries, fall-throughs, breaker transitions, quota and rate-limit headroom', async () => {
-    const { events } = await eventfulRun(false);
+    const { events, clock } = await eventfulRun(false);
+    // On the router's clock: the 429's 5 ms hint; then half the 1 ms backoff (jitter 0) between the two
+    // 503s, and again after Anthropic's hintless 429.
+    expect(clock.sleeps).toEqual([5, 0.5, 0.5]);
+    expect(clock.pendingTimers).toBe(0);
     const names = events.map(([n]) => n);
     for (const name of ['attempt', 'retry', 'fallback', 'breaker', 'quota', 'ratelimit']) expect(names).toContain(name);
     expect(events.find(([n]) => n === 'retry')![1]).toMatchObject({ chain: 'default', provider: 'openai', kind: 'rate_limited', hintMs: 5 });
@@ -86,7 +92,7 @@ describe('router.on', () => {
   });
 
   it('keeps a call alive when a listener throws', async () => {
-    const { router } = wireRouter(up);
+    const { router } = wireRouter(up, {}, { clock: new VirtualClock() });
     router.on('attempt', () => {
       throw new Error('listener bug');
     });
@@ -95,7 +101,7 @@ describe('router.on', () => {
   });
 
   it('stops calling a listener after its unsubscribe', async () => {
-    const { router } = wireRouter(up);
+    const { router } = wireRouter(up, {}, { clock: new VirtualClock() });
     let n = 0;
     const off = router.on('attempt', () => n++);
     await router.chat(ask());
@@ -106,7 +112,7 @@ describe('router.on', () => {
   });
 
   it('reports the 429 headroom too, so it can be charted before it hits zero', async () => {
-    const { router } = wireRouter(up, { retry: { maxInlineWaitMs: 0 } });
+    const { router } = wireRouter(up, { retry: { maxInlineWaitMs: 0 } }, { clock: new VirtualClock() });
     const snaps: any[] = [];
     router.on('ratelimit', (e) => snaps.push(e));
     up.script(OPENAI_PATH, { status: 429, headers: openai429Headers, body: openaiBodies.rateLimitRequests });
@@ -118,9 +124,11 @@ describe('router.on', () => {
 
 describe('router.close', () => {
   it('shuts every breaker down and refuses later calls with a clear error', async () => {
-    const { router } = wireRouter(up);
+    const clock = new VirtualClock();
+    const { router } = wireRouter(up, {}, { clock });
     await router.chat(ask());
     await router.close();
+    expect(clock.pendingTimers).toBe(0); // no breaker, window or sweep timer outlives the router
     expect(router.breakerStates()).toEqual({});
     const err = await rejectionOf(router.chat(ask()));
     expect(err.kind).toBe('invalid_request');
