@@ -116,9 +116,24 @@ describe('FairQueue', () => {
       undo: () => {},
     };
     queue.enqueue(w);
+    await new Promise((r) => setImmediate(r));
+    expect(clock.nextTimerInMs()).toBe(20); // one wake-up, on the queue's clock
     await clock.advance(19);
     expect(w.result).toBeUndefined();
     await clock.advance(1);
     expect(w.result).toEqual({ ok: true });
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  it('clears its wake-up when the last waiter leaves', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const queue = new FairQueue(clock, 25);
+    const w: Waiter = { tenant: 't', share: 1, done: false, attempt: () => ({ ok: false, reason: 'concurrency' }), settle: () => {}, undo: () => {} };
+    queue.enqueue(w);
+    await new Promise((r) => setImmediate(r));
+    expect(clock.nextTimerInMs()).toBe(25); // a shared store is polled
+    w.done = true;
+    queue.remove(w);
+    expect(clock.pendingTimers).toBe(0);
   });
 });
