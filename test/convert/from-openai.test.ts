@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { fromOpenAI } from '../../src/convert/index.js';
+
+const weather = { type: 'function', function: { name: 'get_current_weather', description: 'Weather', parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] }, strict: true } };
+
+describe('fromOpenAI: request fields', () => {
+  it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+    ['model names the chain', { model: 'default' }, { chain: 'default' }],
+    ['max_completion_tokens', { max_completion_tokens: 100 }, { maxTokens: 100 }],
+    ['max_tokens', { max_tokens: 50 }, { maxTokens: 50 }],
+    ['max_completion_tokens over max_tokens', { max_tokens: 50, max_completion_tokens: 100 }, { maxTokens: 100 }],
+    ['temperature', { temperature: 0.2 }, { temperature: 0.2 }],
+    ['top_p', { top_p: 0.9 }, { topP: 0.9 }],
+    ['seed', { seed: 7 }, { seed: 7 }],
+    ['user', { user: 'u-1' }, { user: 'u-1' }],
+    ['stop as a string', { stop: 'END' }, { stop: 'END' }],
+    ['stop as a list', { stop: ['a', 'b'] }, { stop: ['a', 'b'] }],
+    ['tools', { tools: [weather] }, { tools: [{ name: 'get_current_weather', description: 'Weather', parameters: weather.function.parameters, strict: true }] }],
+    ['a tool without parameters', { tools: [{ type: 'function', function: { name: 'now' } }] }, { tools: [{ name: 'now', parameters: { type: 'object', properties: {} } }] }],
+    ['tool_choice auto', { tool_choice: 'auto' }, { toolChoice: 'auto' }],
+    ['tool_choice none', { tool_choice: 'none' }, { toolChoice: 'none' }],
+    ['tool_choice required', { tool_choice: 'required' }, { toolChoice: 'required' }],
+    ['a named tool_choice', { tool_choice: { type: 'function', function: { name: 'f' } } }, { toolChoice: { name: 'f' } }],
+    ['parallel_tool_calls', { parallel_tool_calls: false }, { parallelToolCalls: false }],
+    ['response_format json_object', { response_format: { type: 'json_object' } }, { responseFormat: { type: 'json' } }],
+    ['response_format json_schema', { response_format: { type: 'json_schema', json_schema: { name: 'contact', schema: { type: 'object' }, strict: true } } },
+      { responseFormat: { type: 'json_schema', name: 'contact', schema: { type: 'object' }, strict: true } }],
+    ['reasoning_effort', { reasoning_effort: 'minimal' }, { reasoning: { effort: 'minimal' } }],
+    ['reasoning_effort xhigh: high for all, as written for OpenAI', { reasoning_effort: 'xhigh' },
+      { reasoning: { effort: 'high' }, providerOptions: { openai: { reasoning_effort: 'xhigh' }, 'openai-compatible': { reasoning_effort: 'xhigh' } } }],
+    ['reasoning_effort none: for OpenAI only', { reasoning_effort: 'none' }, { providerOptions: { openai: { reasoning_effort: 'none' }, 'openai-compatible': { reasoning_effort: 'none' } } }],
+    ['OpenAI-only tuning into providerOptions', { frequency_penalty: 0.5, service_tier: 'flex', logprobs: true },
+      { providerOptions: { openai: { frequency_penalty: 0.5, service_tier: 'flex', logprobs: true }, 'openai-compatible': { frequency_penalty: 0.5, service_tier: 'flex', logprobs: true } } }],
+  ])('maps %s', (_what, fields, expected) => {
+    const request = fromOpenAI({ messages: [{ role: 'user', content: 'hi' }], ...fields });
+    expect(request).toEqual({ messages: [{ role: 'user', content: 'hi' }], ...expected });
+  });
+
+  it('lets the caller name the chain over the model', () => {
+    expect(fromOpenAI({ model: 'gpt-4o', messages: [] }, { chain: 'default' }).chain).toBe('default');
+  });
+
+  it.each([
+    ['stream', { stream: true, stream_options: { include_usage: true } }],
+    ['text response_format', { response_format: { type: 'text' } }],
+    ['n of 1', { n: 1 }],
+    ['text modalities', { modalities: ['text'] }],
+    ['nulls', { tool_choice: null, reasoning_effort: null, n: null }],
+  ])('accepts %s and maps nothing for it', (_what, fields) => {
+    expect(fromOpenAI({ messages: [], ...fields })).toEqual({ messages: [] });
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['n > 1', { n: 2 }, 'n'],
+    ['functions', { functions: [] }, 'functions'],
+    ['function_call', { function_call: 'auto' }, 'function_call'],
+    ['audio', { audio: { voice: 'alloy', format: 'wav' } }, 'audio'],
+    ['audio modalities', { modalities: ['text', 'audio'] }, 'modalities'],
+    ['an unknown field', { best_of: 3 }, 'best_of'],
+    ['a custom tool', { tools: [{ type: 'custom', custom: { name: 'grammar' } }] }, 'tools[0]'],
+    ['allowed_tools', { tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } } }, 'tool_choice'],
+    ['an unknown effort', { reasoning_effort: 'extreme' }, 'reasoning_effort'],
+  ])('refuses %s with invalid_request naming the field', (_what, fields, field) => {
+    expect(() => fromOpenAI({ messages: [], ...fields })).toThrow(expect.objectContaining({ kind: 'invalid_request', message: expect.stringContaining(`fromOpenAI: ${field} `) }));
+  });
+});
+
+describe('fromOpenAI: messages', () => {
+  it('maps every role, content parts, tool calls with parsed arguments, and tool results', () => {
+    const request = fromOpenAI({ messages: [
+      { role: 'developer', content: 'Be terse.' },
+      { role: 'system', content: [{ type: 'text', text: 'You ' }, { type: 'text', text: 'help.' }] },
+      { role: 'user', name: 'ann', content: [
+        { type: 'text', text: 'What is in these?' },
+        { type: 'image_url', image_url: { url: 'https://example.com/a.png', detail: 'low' } },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+        { type: 'file', file: { file_data: 'data:application/pdf;base64,JVBERi0=', filename: 'a.pdf' } },
+        { type: 'file', file: { file_data: 'JVBERi0=' } },
+      ] },
+      { role: 'assistant', content: null, refusal: null, annotations: [], tool_calls: [
+        { id: 'call_1', type: 'function', function: { name: 'get_current_weather', arguments: '{\n"location": "Boston, MA"\n}' } },
+        { id: 'call_2', type: 'function', function: { name: 'now', arguments: '' } },
+      ] },
+      { role: 'tool', tool_call_id: 'call_1', content: '22 C' },
+      { role: 'tool', tool_call_id: 'call_2', content: [{ type: 'text', text: 'noon' }] },
+      { role: 'assistant', content: 'It is 22 C at noon.' },
+    ] });
+    expect(request.messages).toEqual([
+      { role: 'developer', content: 'Be terse.' },
+      { role: 'system', content: 'You help.' },
+      { role: 'user', content: [
+        { type: 'text', text: 'What is in these?' },
+        { type: 'image', url: 'https://example.com/a.png', detail: 'low' },
+        { type: 'image', url: 'data:image/png;base64,iVBORw0KGgo=' },
+        { type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf', filename: 'a.pdf' },
+        { type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf' },
+      ] },
+      { role: 'assistant', content: null, toolCalls: [
+        { id: 'call_1', name: 'get_current_weather', arguments: { location: 'Boston, MA' } },
+        { id: 'call_2', name: 'now', arguments: {} },
+      ] },
+      { role: 'tool', toolCallId: 'call_1', content: '22 C' },
+      { role: 'tool', toolCallId: 'call_2', content: 'noon' },
+      { role: 'assistant', content: 'It is 22 C at noon.' },
+    ]);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['the function role', { role: 'function', name: 'f', content: 'x' }, 'messages[0].role'],
+    ['an uploaded file id', { role: 'user', content: [{ type: 'file', file: { file_id: 'file-abc' } }] }, 'messages[0].content[0].file.file_id'],
+    ['an audio part', { role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } }] }, 'messages[0].content[0]'],
+    ['tool-call arguments that are not JSON', { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{"a":' } }] }, 'messages[0].tool_calls[0].function.arguments'],
+    ['an unknown message field', { role: 'user', content: 'x', cache_control: { type: 'ephemeral' } }, 'messages[0].cache_control'],
+    ['an image part in a system message', { role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x' } }] }, 'messages[0].content[0]'],
+  ])('refuses %s with invalid_request naming its path', (_what, message, path) => {
+    expect(() => fromOpenAI({ messages: [message] })).toThrow(expect.objectContaining({ kind: 'invalid_request', message: expect.stringContaining(`fromOpenAI: ${path} `) }));
+  });
+});
