@@ -5,10 +5,13 @@ import { isRouterError } from '../../src/errors.js';
 import { createRouter, type Router } from '../../src/router.js';
 import { startSimulator, type SimProviderOptions, type Simulator } from '../../src/sim/index.js';
 import { captureLogger } from '../support/capture-logger.js';
+import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 
 // The core decision table again, this time against the provider simulator: every failure is produced
 // by the simulator's rate limiter or fault injection, and travels through the real SDKs over loopback.
+// The router and the simulator share one VirtualClock, so rate-limit windows, fault schedules and the
+// router's waits and timeouts agree, and move only when a test moves them.
 
 const OPENAI = 'gpt-4o-mini';
 const ANTHROPIC = 'claude-haiku-4-5';
@@ -24,18 +27,18 @@ interface Setup {
   openai?: Omit<SimProviderOptions, 'type'>;
   anthropic?: Omit<SimProviderOptions, 'type'>;
   config?: Partial<SwitchyardConfig>;
-  /** One clock for the router's waits and the simulator's windows. */
+  /** One clock for the router's waits and the simulator's windows (a new one unless given). */
   clock?: VirtualClock;
-  simClock?: { now(): number };
   random?: () => number;
   timeoutMs?: number;
   /** Extra router config for the openai provider (limits, ...). */
   routerOpenAI?: Record<string, unknown>;
 }
 
-async function setup(s: Setup = {}): Promise<{ sim: Simulator; router: Router; sent: (provider: string) => number; log: ReturnType<typeof captureLogger> }> {
+async function setup(s: Setup = {}): Promise<{ sim: Simulator; router: Router; clock: VirtualClock; sent: (provider: string) => number; log: ReturnType<typeof captureLogger> }> {
+  const clock = s.clock ?? new VirtualClock();
   const sim = await startSimulator({
-    clock: s.simClock ?? s.clock,
+    clock,
     providers: { openai: { type: 'openai', ...s.openai }, anthropic: { type: 'anthropic', ...s.anthropic } },
   });
   cleanup.push(() => sim.stop());
@@ -53,9 +56,9 @@ async function setup(s: Setup = {}): Promise<{ sim: Simulator; router: Router; s
     retry: { baseDelayMs: 10, maxDelayMs: 40 },
     ...s.config,
   };
-  const router = createRouter(config, { logger: log.logger, clock: s.clock, random: s.random ?? (() => 0) });
+  const router = createRouter(config, { logger: log.logger, clock, random: s.random ?? (() => 0) });
   cleanup.push(() => router.close());
-  return { sim, router, log, sent: (provider) => sim.stats().providers[provider]!.requests };
+  return { sim, router, clock, log, sent: (provider) => sim.stats().providers[provider]!.requests };
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<any> {
@@ -240,7 +243,7 @@ describe('server and transport failures', () => {
   });
 
   it('falls through on a refused connection after its attempts', async () => {
-    const { router, sim, sent } = await setup();
+    const { router, sim, sent, clock } = await setup();
     const down = await startSimulator();
     await down.stop();
     const err = await rejectionOf(router.chat({ ...ask(), chain: 'nowhere' }));
@@ -252,40 +255,51 @@ describe('server and transport failures', () => {
       },
       chains: { default: [`openai:${OPENAI}`, `anthropic:${ANTHROPIC}`] },
       retry: { baseDelayMs: 1, maxDelayMs: 2 },
-    }, { logger: captureLogger().logger });
+    }, { logger: captureLogger().logger, clock, random: () => 0 });
     cleanup.push(() => refused.close());
     const res = await refused.chat(ask());
     expect(res.provider).toBe('anthropic');
     expect(res.attempts.filter((a) => a.provider === 'openai').map((a) => a.kind)).toEqual(['transport', 'transport', 'transport']);
+    expect(clock.sleeps).toEqual([0.5, 1]);
     expect(sent('anthropic')).toBe(1);
   });
 });
 
+// The attempt timeout is a minute of the router's clock, reached by advancing it; the SDK's own timer
+// (set from the same timeoutMs, on the wall clock) and the simulator's real-time first-byte delay (ten
+// minutes) stay out of reach, so nothing but the router's timer can end the attempt.
 describe('attempt timeouts', () => {
   it.each([
     ['a hang', { fault: 'hang' as const, nth: 1 }],
-    ['a slow first byte', { fault: 'slow_first_byte' as const, nth: 1, delayMs: 1_000 }],
+    ['a slow first byte', { fault: 'slow_first_byte' as const, nth: 1, delayMs: 600_000 }],
   ])('does not retry %s past the attempt timeout and falls through', async (_what, fault) => {
-    const { router, sent } = await setup({ timeoutMs: 150, openai: { faults: [fault] } });
-    const res = await router.chat(ask());
+    const { router, sent, clock } = await setup({ timeoutMs: 60_000, openai: { faults: [fault] } });
+    const pending = router.chat(ask());
+    await until(() => sent('openai') === 1, 'the request at the simulator');
+    await clock.advance(59_999);
+    expect(sent('anthropic')).toBe(0);
+    await clock.advance(1);
+    const res = await pending;
     expect(res.provider).toBe('anthropic');
-    expect(res.attempts[0]).toMatchObject({ provider: 'openai', kind: 'timeout' });
-    expect(res.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(140);
+    expect(res.attempts[0]).toMatchObject({ provider: 'openai', kind: 'timeout', latencyMs: 60_000 });
     expect([sent('openai'), sent('anthropic')]).toEqual([1, 1]);
   });
 
   it('retries a timed-out attempt when retry.retryTimeouts is set', async () => {
-    const { router, sent } = await setup({ timeoutMs: 150, openai: { faults: [{ fault: 'hang', nth: 1 }] }, config: { retry: { retryTimeouts: true, baseDelayMs: 1, maxDelayMs: 1 } } });
-    expect((await router.chat(ask())).provider).toBe('openai');
+    const { router, sent, clock } = await setup({ timeoutMs: 60_000, openai: { faults: [{ fault: 'hang', nth: 1 }] }, config: { retry: { retryTimeouts: true, baseDelayMs: 1, maxDelayMs: 1 } } });
+    const pending = router.chat(ask());
+    await until(() => sent('openai') === 1, 'the first request at the simulator');
+    await clock.advance(60_000);
+    expect((await pending).provider).toBe('openai');
     expect(sent('openai')).toBe(2);
+    expect(clock.sleeps).toEqual([0.5]);
   });
 });
 
 describe('circuit breaker', () => {
   it('opens during an outage, sends nothing while open, then exactly one probe, and closes once the provider recovers', async () => {
-    const simClock = { t: 0, now() { return this.t; } };
-    const { router, sent } = await setup({
-      simClock, openai: { faults: [{ fault: 'unavailable', untilMs: 1_000 }] },
+    const { router, sent, clock } = await setup({
+      openai: { faults: [{ fault: 'unavailable', untilMs: 1_000 }] },
       config: { retry: { maxAttempts: 1 }, breaker: { volumeThreshold: 3, errorThresholdPercentage: 50, resetTimeoutMs: 400, windowMs: 10_000 } },
     });
     const transitions: string[] = [];
@@ -295,8 +309,9 @@ describe('circuit breaker', () => {
     for (let i = 0; i < 5; i++) expect((await router.chat(ask())).attempts[0]).toMatchObject({ kind: 'circuit_open', skipped: true });
     expect([sent('openai'), sent('anthropic')]).toEqual([3, 8]);
 
-    simClock.t = 1_000; // the outage is over
-    await new Promise((r) => setTimeout(r, 450));
+    await clock.advance(399);
+    expect(router.breakerStates().openai).toBe('open');
+    await clock.advance(601); // the breaker went half-open at 400; the outage is over at 1,000
     expect(router.breakerStates().openai).toBe('halfOpen');
     const burst = await Promise.all(Array.from({ length: 5 }, () => router.chat(ask())));
     expect(sent('openai')).toBe(4);
@@ -317,7 +332,7 @@ describe('an exhausted chain', () => {
     expect(err.attempts.map((a: any) => [a.provider, a.kind])).toEqual([['openai', 'rate_limited'], ['anthropic', 'rate_limited']]);
     const again = await rejectionOf(router.chat(ask()));
     expect(again.attempts.every((a: any) => a.skipped)).toBe(true);
-    expect(again.retryAfterMs).toBeLessThanOrEqual(7_000);
+    expect(again.retryAfterMs).toBe(7_000); // no time has passed on the shared clock
     expect([sent('openai'), sent('anthropic')]).toEqual([1, 1]);
   });
 });
