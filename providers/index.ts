@@ -3,7 +3,10 @@ import { fakeAdapter } from './fake/adapter.js';
 import { openAIAdapter } from './openai/adapter.js';
 import type { AdapterContext, ProviderAdapter } from './types.js';
 
-export type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from './types.js';
+export type {
+  AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderEmbedRequest, ProviderEmbedResponse, ProviderRequest, ProviderResponse,
+  ProviderResponseFormat, ProviderStreamEvent, ProviderTool, ProviderTraits,
+} from './types.js';
 export type { FakeAdapter } from './fake/adapter.js';
 
 /** Builds the adapter for a provider's `type`. */
