@@ -23,6 +23,9 @@ describe('scenario files', () => {
     ['a misspelt option', { providers: { a: { type: 'openai', limit: { rpm: 5 } } } }, /providers\.a: Unrecognized key: "limit"/],
     ['an unknown API type', { providers: { a: { type: 'gemini' } } }, /providers\.a\.type/],
     ['a reserved provider name', { providers: { v1: { type: 'openai' } } }, /providers\.v1/],
+    ['an unknown endpoint on a fault rule', { providers: { a: { type: 'openai', faults: [{ fault: 'reset', endpoint: 'files' }] } } }, /providers\.a\.faults\[0\]\.endpoint/],
+    ['cache shares above 1 together', { providers: { a: { type: 'openai', promptCache: { readShare: 0.8, writeShare: 0.3 } } } }, /readShare \+ writeShare must be at most 1/],
+    ['a misspelt embeddings limit', { providers: { a: { type: 'openai', limits: { embeddings: { rmp: 5 } } } } }, /providers\.a\.limits\.embeddings: Unrecognized key: "rmp"/],
   ])('rejects %s on one line naming the path', (_what, input, message) => {
     const err = (() => {
       try {
