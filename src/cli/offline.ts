@@ -1,8 +1,8 @@
 import type { ResolvedConfig } from '../config/index.js';
+import { SIMULATOR_URL_ENV } from '../config/default-config.js';
 import { startSimulator, type Simulator } from '../sim/index.js';
 
-/** Where `router.config.ts` finds a running simulator; `switchyard chat` sets it when it starts one. */
-export const SIMULATOR_URL_ENV = 'SWITCHYARD_SIMULATOR_URL';
+export { SIMULATOR_URL_ENV } from '../config/default-config.js';
 
 /** A fixed seed, so the offline answers are the same on every machine. */
 const OFFLINE_SEED = 20261129;

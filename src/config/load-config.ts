@@ -13,7 +13,7 @@ export async function loadConfig(file = 'router.config.ts', cwd = process.cwd())
   if (!existsSync(path)) throw new RouterError('config', `config file not found: ${path}`);
   let mod: Record<string, unknown>;
   try {
-    mod = await importModule(path, () => new RouterError('config', `cannot load ${path}: a TypeScript config needs tsx (npm install -D tsx), or write router.config.mjs`));
+    mod = await importModule(path, () => new RouterError('config', `cannot load ${path}: a TypeScript config needs tsx on this Node (npm install -D tsx), or write it as JavaScript (router.config.mjs, with --config router.config.mjs)`));
   } catch (err) {
     if (err instanceof RouterError) throw err;
     throw new RouterError('config', `cannot load ${path}: ${(err as Error).message}`, { cause: err });

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { loadConfig, type SwitchyardConfig } from '../../config/index.js';
+import type { SwitchyardConfig } from '../../config/index.js';
 import { isRouterError, type RouterError } from '../../errors.js';
 import { REDACT_PATHS } from '../../observe/redact.js';
 import { createRouter, type Router } from '../../router.js';
@@ -11,6 +9,7 @@ import type { ChatRequest } from '../../types.js';
 import { parseFlags, wholeNumberFlag } from '../args.js';
 import { attemptLines } from '../attempt-lines.js';
 import { UsageError, type CliCommand, type CliIO } from '../command.js';
+import { cliConfig } from '../config-source.js';
 import { needsOfflineSimulator, offlineKind, SIMULATOR_URL_ENV, startOfflineSimulator, withEnv } from '../offline.js';
 import { ms } from '../table.js';
 
@@ -25,7 +24,7 @@ ${SIMULATOR_URL_ENV} to use one started with \`switchyard simulate\` instead.
 
 Options:
   --chain NAME        the chain to ask (default: default)
-  --config FILE       router config (default: ./router.config.ts)
+  --config FILE       router config (default: ./router.config.ts if there is one, else the built-in default)
   --system TEXT       a system message before the prompt
   --max-tokens N      at most N tokens in the answer
   --verbose           print every attempt: target, outcome, status, latency, wait, request id
@@ -44,10 +43,9 @@ function asUsage(err: unknown): unknown {
   return err;
 }
 
-async function load(io: CliIO, file: string, simulator: Simulator | undefined): Promise<SwitchyardConfig> {
-  const path = resolve(io.cwd, file);
-  if (!existsSync(path)) throw new UsageError(`config file not found: ${path}${file === 'router.config.ts' ? ' (run where router.config.ts is, or pass --config FILE)' : ''}`);
-  const read = () => loadConfig(path, io.cwd).catch((err: unknown) => Promise.reject(asUsage(err)));
+async function load(io: CliIO, file: string | undefined, simulator: Simulator | undefined): Promise<SwitchyardConfig> {
+  const env = simulator ? { ...io.env, [SIMULATOR_URL_ENV]: simulator.url } : io.env;
+  const read = () => cliConfig(io, file, env).catch((err: unknown) => Promise.reject(asUsage(err)));
   return simulator ? withEnv(SIMULATOR_URL_ENV, simulator.url, read) : read();
 }
 
@@ -78,7 +76,7 @@ export const command: CliCommand = {
     const simulator = needsOfflineSimulator(io.env) ? await startOfflineSimulator() : undefined;
     let router: Router | undefined;
     try {
-      const config = await load(io, values.config ?? 'router.config.ts', simulator);
+      const config = await load(io, values.config, simulator);
       const logger = pino({ name: 'switchyard', level: 'warn', redact: { paths: [...REDACT_PATHS], censor: '[REDACTED]' } }, { write: (line: string) => io.stderr(line) });
       const env = simulator ? { ...io.env, [SIMULATOR_URL_ENV]: simulator.url } : io.env;
       try {

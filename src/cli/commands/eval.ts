@@ -2,7 +2,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { loadConfig } from '../../config/index.js';
 import { isRouterError } from '../../errors.js';
 import { CasesError } from '../../eval/case-schema.js';
 import type { EvalCase } from '../../eval/case-types.js';
@@ -14,6 +13,7 @@ import { EVAL_DEFAULTS, runEval } from '../../eval/run-eval.js';
 import { renderTerminalReport } from '../../eval/terminal-report.js';
 import { REDACT_PATHS } from '../../observe/redact.js';
 import { UsageError, type CliCommand, type CliIO } from '../command.js';
+import { cliConfig } from '../config-source.js';
 
 const USAGE = `Usage: switchyard eval --cases FILE [--chain NAME] [options]
 
@@ -25,7 +25,7 @@ per case, which targets disagree.
 Options:
   --cases FILE        .jsonl (one case a line), .json (an array) or .ts (export default defineCases([...]))
   --chain NAME        the chain whose targets are compared (default: default)
-  --config FILE       router config (default: ./router.config.ts)
+  --config FILE       router config (default: ./router.config.ts if there is one, else the built-in default)
   --targets a,b       only these targets: provider:model, provider or model names
   --repeat N          runs of every case on every target (default: 1); N > 1 measures stability
   --concurrency N     calls in flight at once, across all targets (default: 4)
@@ -91,7 +91,7 @@ export const command: CliCommand = {
       if (err instanceof CasesError) throw new UsageError(err.message);
       throw err;
     }
-    const config = await loadConfig(values.config ?? 'router.config.ts', io.cwd).catch((err: unknown) => {
+    const config = await cliConfig(io, values.config, io.env).catch((err: unknown) => {
       throw isRouterError(err) ? new UsageError(err.message) : err;
     });
     const logger = pino({ name: 'switchyard', level, redact: { paths: [...REDACT_PATHS], censor: '[REDACTED]' } }, { write: (line: string) => io.stderr(line) });
