@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { defineConfig, loadConfig, resolveConfig, splitTarget } from '../src/config/index.js';
 import { RouterError } from '../src/errors.js';
 import { createRouter } from '../src/router.js';
@@ -18,7 +18,7 @@ const errorOf = (fn: () => unknown): RouterError => {
 describe('resolveConfig', () => {
   it('fills every default but providers and chains', () => {
     const c = resolveConfig({ providers: { f: { type: 'fake' } }, chains: { default: ['f:m'] } });
-    expect(c.retry).toEqual({ maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 8000, maxInlineWaitMs: 5000, retryTimeouts: false, cooldownMs: 1000 });
+    expect(c.retry).toEqual({ maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 8000, maxInlineWaitMs: 5000, retryTimeouts: false, cooldownMs: 1000, onInvalidOutput: 'throw' });
     expect(c.breaker).toEqual({ scope: 'provider', errorThresholdPercentage: 50, volumeThreshold: 5, windowMs: 10_000, resetTimeoutMs: 5_000, consecutiveFailures: 5, lastResort: true });
     expect(c.quota).toEqual({ parkMs: 600_000 });
     expect(c.store).toEqual({ type: 'memory' });
@@ -88,6 +88,7 @@ describe('loadConfig', () => {
 
   it('loads a config file that uses defineConfig', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const define = resolve(import.meta.dirname, '../src/config/define-config.ts');
     writeFileSync(join(dir, 'my.config.ts'), `import { defineConfig } from ${JSON.stringify(define)};\nexport default defineConfig({ providers: { f: { type: 'fake' } }, chains: { default: ['f:m'] } });\n`);
     const config = await loadConfig('my.config.ts', dir);
@@ -97,6 +98,7 @@ describe('loadConfig', () => {
 
   it('says clearly when the file is missing or has no default export', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchyard-config-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     await expect(loadConfig('nope.config.ts', dir)).rejects.toThrow(/config file not found/);
     writeFileSync(join(dir, 'empty.config.mjs'), 'export const nothing = 1;\n');
     await expect(loadConfig('empty.config.mjs', dir)).rejects.toThrow(/no default export/);

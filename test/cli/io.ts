@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { onTestFinished } from 'vitest';
 import type { CliIO } from '../../src/cli/command.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -15,8 +16,15 @@ export function captureIO(overrides: Partial<CliIO> = {}) {
 
 let seq = 0;
 
-/** Writes a config module (`export default <config>`) into a fresh directory; returns its path. */
-export function writeConfig(config: unknown, dir = mkdtempSync(join(tmpdir(), 'switchyard-cli-'))): string {
+/** A fresh temporary directory, removed when the current test finishes. */
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'switchyard-cli-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes a config module (`export default <config>`) into a fresh directory (removed after the test); returns its path. */
+export function writeConfig(config: unknown, dir = tempDir()): string {
   const file = join(dir, `router-${process.pid}-${++seq}.config.mjs`);
   writeFileSync(file, `export default ${JSON.stringify(config, null, 2)};\n`);
   return file;

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/command.js';
 import type { EvalReport } from '../../src/eval/report-types.js';
@@ -26,6 +26,7 @@ async function evalCli(args: string[], isTTY = false) {
 
 describe('switchyard eval', () => {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-eval-cli-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('runs the offline example to its table and writes the JSON and HTML reports', async () => {
     const json = join(dir, 'out', 'report.json');

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,6 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('HTML report in a headless browser', () => {

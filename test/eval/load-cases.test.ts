@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CasesError, parseCases } from '../../src/eval/case-schema.js';
 import { loadCases, parseCasesJsonl } from '../../src/eval/load-cases.js';
 
@@ -65,6 +65,7 @@ describe('JSONL cases', () => {
 
 describe('loadCases', () => {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-cases-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('loads the TypeScript form, with zod schemas, RegExps and scorer functions kept as they are', async () => {
     const cases = await loadCases('examples/eval/cases.ts', resolve(import.meta.dirname, '../..'));
