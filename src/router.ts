@@ -1,7 +1,9 @@
 import type { z, ZodType } from 'zod';
+import { randomBytes } from 'node:crypto';
 import { createAdapter } from '../providers/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { missing, needsOf, type Capability } from './calls/capabilities.js';
+import { observeCall, observeStream } from './calls/call-event.js';
 import { chatCall } from './calls/chat.js';
 import { embedCall } from './calls/embed.js';
 import { embedChainProblem } from './calls/embed-chain.js';
@@ -57,7 +59,7 @@ export interface Router {
    * one model; inputs beyond a provider's per-request ceiling are sent in batches.
    */
   embed(request: EmbedRequest): Promise<EmbedResult>;
-  /** Listens to `attempt`, `retry`, `fallback`, `breaker`, `quota` or `ratelimit`; returns an unsubscribe. */
+  /** Listens to `attempt`, `retry`, `fallback`, `breaker`, `quota`, `ratelimit` or `call`; returns an unsubscribe. */
   on<E extends RouterEventName>(event: E, fn: Listener<E>): () => void;
   /** The state of every circuit breaker. */
   breakerStates(): Record<string, BreakerState>;
@@ -97,9 +99,9 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const logger = options.logger ?? createLogger(resolved.log.level);
   const clock = options.clock ?? systemClock;
   const events = new EventHub((event, err) => logger.warn({ event, err: String(err) }, 'event listener threw'));
-  const breakers = new Breakers(resolved.breaker, clock, (key, state) => {
-    logger.warn({ breaker: key, state }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
-    events.emit('breaker', { key, state });
+  const breakers = new Breakers(resolved.breaker, clock, (key, state, by) => {
+    logger.warn({ breaker: key, state, callId: by?.id }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
+    events.emit('breaker', by ? { key, state, callId: by.id, tenant: by.tenant.name } : { key, state });
   });
   const adapters = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger }));
@@ -116,8 +118,12 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const idempotency = new Idempotency(store, clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);
   let closed = false;
 
+  // Call ids: unique per process (a random prefix per router, then a counter), cheap to make.
+  const callPrefix = `${randomBytes(3).toString('hex')}-`;
+  let callSeq = 0;
+
   /** Validates a call and starts its clock; nothing is sent for a call that is invalid or already aborted. */
-  function begin(request: ChatRequest, what: string): Call<ChatRequest> {
+  function begin(request: ChatRequest, operation: 'chat' | 'stream'): Call<ChatRequest> {
     if (closed) throw new RouterError('invalid_request', 'router is closed');
     validateRequest(request, resolved.chains);
     if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
@@ -126,9 +132,10 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     const targets = rt.chains.get(chain)!;
     const needs = needsOf(request);
     if (needs.length > 0) assertCarried(chain, targets, needs);
-    if (resolved.log.logPrompts) logger.debug({ chain, messages: request.messages }, `${what} call`);
+    const id = callPrefix + ++callSeq;
+    if (resolved.log.logPrompts) logger.debug({ callId: id, chain, messages: request.messages }, `${operation} call`);
     return {
-      chain, targets, request, tenant: tenants.resolve(request.tenant), needs,
+      id, operation, chain, targets, request, tenant: tenants.resolve(request.tenant), needs,
       signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
       deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
     };
@@ -141,8 +148,10 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     } catch (err) {
       return Promise.reject(err);
     }
-    if (request.idempotencyKey !== undefined) return idempotency.run(request.idempotencyKey, request, call.chain, () => chatCall(rt, call));
-    return chatCall(rt, call);
+    const pending = request.idempotencyKey !== undefined
+      ? idempotency.run(request.idempotencyKey, request, call.chain, () => chatCall(rt, call))
+      : chatCall(rt, call);
+    return events.has('call') ? observeCall(rt, call, pending) : pending;
   }
 
   // Whether each chain may serve embed (one model, every target with an embeddings API), decided once.
@@ -157,11 +166,13 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       const refusal = embedRefusals.get(chain);
       if (refusal) throw refusal.with({});
       const startedAtMs = clock.now();
-      return embedCall(rt, {
-        chain, targets: rt.chains.get(chain)!, request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS,
+      const call: Call<EmbedRequest> = {
+        id: callPrefix + ++callSeq, operation: 'embed', chain, targets: rt.chains.get(chain)!, request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS,
         signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
         deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
-      });
+      };
+      const pending = embedCall(rt, call);
+      return events.has('call') ? observeCall(rt, call, pending) : pending;
     } catch (err) {
       return Promise.reject(err);
     }
@@ -177,7 +188,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       [Symbol.asyncIterator]: () => {
         if (iterated) throw new RouterError('invalid_request', 'a stream can be iterated once; call router.stream() again');
         iterated = true;
-        return streamCall(rt, call);
+        return events.has('call') ? observeStream(rt, call, streamCall(rt, call)) : streamCall(rt, call);
       },
     };
   }

@@ -29,6 +29,9 @@ export interface Runtime {
 
 /** One call to `chat`, `stream` or `embed`, from validation to result. */
 export interface Call<R = unknown> {
+  /** Unique per call within this process; every event of the call carries it. */
+  id: string;
+  operation: 'chat' | 'stream' | 'embed';
   chain: string;
   targets: readonly TargetRuntime[];
   /** The caller's request, as given. */

@@ -163,7 +163,7 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGe
     scope.dispose();
     await lease?.settle({ sent: true, rateLimit: open.rateLimit });
     await events.return?.(undefined).catch(() => {});
-    recordStreamFailure(rt, runtime, error, scope.cause === 'caller');
+    recordStreamFailure(rt, call, runtime, error, scope.cause === 'caller');
     rt.logger.warn({ ...where, chain: call.chain, kind: error.kind, code: error.code, chars: text.length }, 'stream interrupted after its first visible event; not retried');
     yield { type: 'interrupted', text, toolCalls: tools.completed(), incompleteToolCalls: tools.incomplete(), error };
   } finally {

@@ -34,6 +34,7 @@ export const DEFAULTS = Object.freeze({
     tokenizer: 'auto' as 'auto' | 'heuristic',
   }),
   tenant: Object.freeze({ share: 1 }),
+  embeddings: Object.freeze({ interchangeable: Object.freeze([]) as readonly string[][] }),
   log: Object.freeze({ level: 'info' as const, logPrompts: false }),
 });
 

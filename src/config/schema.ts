@@ -209,8 +209,8 @@ export const configSchema = z.object({
      * Groups of model names (or `provider:model` targets) declared interchangeable: the same model
      * served by several providers under different names. An `embed` chain may only mix models of one group.
      */
-    interchangeable: z.array(z.array(z.string().min(1)).min(2)).default([]),
-  }).strict().default({ interchangeable: [] }),
+    interchangeable: z.array(z.array(z.string().min(1)).min(2)).default(() => [...DEFAULTS.embeddings.interchangeable]),
+  }).strict().default(() => ({ interchangeable: [...DEFAULTS.embeddings.interchangeable] })),
   /** USD per million tokens, keyed by `provider:model` (or by model alone): what `switchyard eval` estimates cost from. */
   prices: z.record(z.string().min(1), z.object({
     inputPerMTok: z.number().nonnegative(),

@@ -1,29 +1,68 @@
 import type { ErrorKind } from '../errors.js';
-import type { RateLimitSnapshot } from '../types.js';
+import type { Attempt, RateLimitSnapshot, Usage } from '../types.js';
 
-interface TargetRef {
+/** Which call an event belongs to. */
+export interface CallRef {
+  /** Unique per call (within the router's process), the same on every event of that call. */
+  callId: string;
+  /** The call's tenant (`default` when it named none). */
+  tenant: string;
   chain: string;
+  /** What the call is: `chat`, `stream` or `embed`. */
+  operation: 'chat' | 'stream' | 'embed';
+}
+
+/** Which target of which call an event is about. */
+export interface TargetRef extends CallRef {
   provider: string;
   model: string;
 }
 
+/** How a call ended, as the `call` event reports it. */
+export interface CallEvent extends CallRef {
+  /** `ok`: a result; `error`: a thrown RouterError; `interrupted`: a stream cut after its first visible event. */
+  outcome: 'ok' | 'error' | 'interrupted';
+  /** The error's kind, when it did not end `ok`. */
+  kind?: ErrorKind;
+  /** The target that answered (or, for a stream cut short, that streamed). */
+  provider?: string;
+  model?: string;
+  usage?: Usage | { inputTokens: number };
+  latencyMs: number;
+  /** Streams: from the call's start to its first visible event. */
+  timeToFirstTokenMs?: number;
+  attempts: Attempt[];
+  /** True when the result was shared or replayed under an idempotency key. */
+  replayed?: boolean;
+  /** True when the result came from the response cache. */
+  cached?: boolean;
+}
+
 /** Everything `router.on` can listen to, with its payload. */
 export interface RouterEvents {
-  /** One target tried (a request sent) or skipped (no request sent). */
+  /** One target tried (a request sent) or skipped (no request sent); `usage` when it answered. */
   attempt: TargetRef & {
     attempt: number; ok: boolean; kind?: ErrorKind; status?: number; code?: string;
     skipped?: boolean; latencyMs: number; requestId?: string;
+    /** Epoch ms (router clock) the request was sent, or the target skipped. */
+    startedAtMs: number;
+    usage?: Usage | { inputTokens: number; outputTokens?: number };
   };
   /** The same target will be tried again after `delayMs`. */
   retry: TargetRef & { attempt: number; kind: ErrorKind; delayMs: number; hintMs?: number };
   /** The call moves on from this target; `to` is undefined when it was the last one. */
   fallback: TargetRef & { kind: ErrorKind; to?: { provider: string; model: string }; coolingMs?: number };
-  /** A circuit breaker changed state. `key` is the provider (or `provider:model` with scope `target`). */
-  breaker: { key: string; state: 'open' | 'halfOpen' | 'closed' };
+  /**
+   * A circuit breaker changed state. `key` is the provider (or `provider:model` with scope `target`);
+   * `callId` and `tenant` name the call whose outcome changed it (none when time alone did: half-open).
+   */
+  breaker: { key: string; state: 'open' | 'halfOpen' | 'closed'; callId?: string; tenant?: string };
   /** A quota or billing error parked a provider. */
   quota: TargetRef & { code?: string; status?: number; parkedForMs: number; requestId?: string };
   /** The rate-limit headroom a provider reported on a response. */
   ratelimit: TargetRef & RateLimitSnapshot;
+  /** A call ended: once per call, whatever the outcome. */
+  call: CallEvent;
 }
 
 export type RouterEventName = keyof RouterEvents;

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Clock, Timer } from '../clock.js';
 import type { BreakerPolicy } from '../config/index.js';
 import { AdaptiveThrottle } from './adaptive-throttle.js';
-import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
+import { CircuitBreaker, type BreakerCause, type BreakerState } from './circuit-breaker.js';
 
 /** A breaker and the adaptive throttle that rations last-resort attempts past it (same key). */
 export interface BreakerPair {
@@ -20,7 +20,7 @@ export class Breakers {
   private readonly bucketMs: number;
   private timer: Timer | undefined;
 
-  constructor(private readonly policy: BreakerPolicy, private readonly clock: Clock, private readonly onStateChange: (key: string, state: BreakerState) => void) {
+  constructor(private readonly policy: BreakerPolicy, private readonly clock: Clock, private readonly onStateChange: (key: string, state: BreakerState, by?: BreakerCause) => void) {
     this.rotate.setMaxListeners(0);
     this.bucketMs = Math.max(1, Math.floor(policy.windowMs / 10));
     this.tick();

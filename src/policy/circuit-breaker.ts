@@ -17,7 +17,13 @@ export interface CircuitBreakerOptions {
   clock: Clock;
   /** One emitter that rotates every breaker's buckets, instead of a timer per breaker. */
   rotate: EventEmitter;
-  onStateChange: (key: string, state: BreakerState) => void;
+  onStateChange: (key: string, state: BreakerState, by?: BreakerCause) => void;
+}
+
+/** The call whose outcome changed a breaker's state. */
+export interface BreakerCause {
+  id: string;
+  tenant: { name: string };
 }
 
 /**
@@ -38,6 +44,8 @@ export class CircuitBreaker {
   private reopenAtMs = 0;
   private reopenTimer: Timer | undefined;
   private failuresInARow = 0;
+  /** The call being recorded, named on the state changes it causes. */
+  private cause: BreakerCause | undefined;
 
   constructor(readonly key: string, private readonly policy: BreakerPolicy, private readonly options: CircuitBreakerOptions) {
     this.clock = options.clock;
@@ -78,7 +86,16 @@ export class CircuitBreaker {
   }
 
   /** Records how a permitted request ended: the one place a verdict enters the breaker. */
-  record(permit: BreakerPermit, outcome: BreakerOutcome): void {
+  record(permit: BreakerPermit, outcome: BreakerOutcome, by?: BreakerCause): void {
+    this.cause = by;
+    try {
+      this.apply(permit, outcome);
+    } finally {
+      this.cause = undefined;
+    }
+  }
+
+  private apply(permit: BreakerPermit, outcome: BreakerOutcome): void {
     if (permit === 'bypass') return; // no verdict: the breaker decides with its own probe
     if (permit === 'probe') {
       if (this.phase !== 'halfOpen') return;
@@ -119,7 +136,7 @@ export class CircuitBreaker {
     // Only the state change is timed; a call that comes first sees it anyway (catchUp).
     this.reopenTimer = this.clock.setTimer(this.policy.resetTimeoutMs, () => this.catchUp(), { unref: true });
     if (!this.breaker.opened) this.breaker.open();
-    if (!wasOpen) this.options.onStateChange(this.key, 'open');
+    if (!wasOpen) this.options.onStateChange(this.key, 'open', this.cause);
   }
 
   private close(): void {
@@ -128,7 +145,7 @@ export class CircuitBreaker {
     this.probeOut = false;
     this.failuresInARow = 0;
     this.breaker.close();
-    this.options.onStateChange(this.key, 'closed');
+    this.options.onStateChange(this.key, 'closed', this.cause);
   }
 
   /** An open breaker whose reset time has come is half-open. */

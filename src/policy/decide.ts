@@ -1,5 +1,6 @@
 import { nextStep } from '../decide/next-step.js';
 import { RouterError } from '../errors.js';
+import { targetRef } from '../observe/event-refs.js';
 import { abortError } from './abort-error.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import type { AttemptValue } from './call-kind.js';
@@ -25,8 +26,8 @@ export async function decide<P, T extends AttemptValue>(a: AttemptContext<P, T>)
 
   const ref = { chain: call.chain, provider: target.target.provider, model: target.target.model };
   if (step.action === 'retry') {
-    rt.logger.debug({ ...ref, attempt: a.attempt, kind: error.kind, status: error.status, code: error.code, delayMs: Math.round(step.delayMs) }, 'retrying the same target');
-    if (rt.events.has('retry')) rt.events.emit('retry', { ...ref, attempt: a.attempt, kind: error.kind, delayMs: step.delayMs, hintMs: error.retryAfterMs });
+    rt.logger.debug({ callId: call.id, ...ref, attempt: a.attempt, kind: error.kind, status: error.status, code: error.code, delayMs: Math.round(step.delayMs) }, 'retrying the same target');
+    if (rt.events.has('retry')) rt.events.emit('retry', { ...targetRef(call, target), attempt: a.attempt, kind: error.kind, delayMs: step.delayMs, hintMs: error.retryAfterMs });
     try {
       await rt.clock.sleep(step.delayMs, call.signal);
     } catch (err) {
@@ -42,8 +43,8 @@ export async function decide<P, T extends AttemptValue>(a: AttemptContext<P, T>)
     const key = order.scope === 'provider' ? target.parkedKey : a.endpoint.coolingKey;
     await rt.store.setBlock(key, { reason: order.reason, untilMs: now + order.forMs, cause: error.code ?? error.kind }, now);
     if (order.reason === 'parked') {
-      rt.logger.error({ ...ref, status: error.status, code: error.code, requestId: error.requestId, parkedForMs: order.forMs }, 'quota or billing error: provider parked, not retried');
-      if (rt.events.has('quota')) rt.events.emit('quota', { ...ref, code: error.code, status: error.status, parkedForMs: order.forMs, requestId: error.requestId });
+      rt.logger.error({ callId: call.id, ...ref, status: error.status, code: error.code, requestId: error.requestId, parkedForMs: order.forMs }, 'quota or billing error: provider parked, not retried');
+      if (rt.events.has('quota')) rt.events.emit('quota', { ...targetRef(call, target), code: error.code, status: error.status, parkedForMs: order.forMs, requestId: error.requestId });
     }
   }
   return { ok: false, error: error.with({ attempts: call.attempts }), availableInMs: order?.forMs };

@@ -1,5 +1,6 @@
 import { breakerVerdict, type BreakerOutcome } from '../decide/breaker-verdict.js';
 import { RouterError, type ErrorKind } from '../errors.js';
+import { targetRef } from '../observe/event-refs.js';
 import type { Call, Runtime } from '../runtime.js';
 import type { AttemptContext, StepResult, TargetOutcome } from './attempt-context.js';
 import type { AttemptValue } from './call-kind.js';
@@ -23,7 +24,7 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
   const latencyMs = now - a.sentAtMs;
   const outcome = outcomeOf(a as AttemptContext<unknown, AttemptValue>);
   target.throttle.record(outcome !== 'failure', now);
-  a.target.breaker.record(a.permit!, outcome);
+  a.target.breaker.record(a.permit!, outcome, call);
   const requestId = value?.requestId ?? error?.requestId;
   const rateLimit = value?.rateLimit ?? error?.rateLimit;
   const queuedMs = a.sentAtMs - a.startedAtMs;
@@ -35,11 +36,11 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
   const { events } = rt;
   if (events.has('attempt')) {
     events.emit('attempt', {
-      chain: call.chain, provider: target.target.provider, model: target.target.model, attempt: a.attempt, ok: !error,
-      kind: error?.kind, status: error?.status, code: error?.code, latencyMs, requestId,
+      ...targetRef(call, target), attempt: a.attempt, ok: !error, kind: error?.kind, status: error?.status, code: error?.code,
+      latencyMs, requestId, startedAtMs: a.sentAtMs, usage: value?.usage,
     });
   }
-  if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', { chain: call.chain, provider: target.target.provider, model: target.target.model, ...rateLimit });
+  if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', { ...targetRef(call, target), ...rateLimit });
   if (!error && a.kind.keepsAttempt) return undefined; // the stream settles its lease at its end
   const settled = a.lease!.settle({ sent: true, usage: value?.usage, rateLimit });
   return settled ? settled.then(() => undefined) : undefined;
@@ -49,11 +50,11 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
  * A stream that failed after its first visible event: nothing is retried, but the breaker and the
  * throttle hear of a server failure (a caller's abort is no verdict).
  */
-export function recordStreamFailure(rt: Runtime, target: TargetRuntime, error: RouterError, byCaller: boolean): void {
+export function recordStreamFailure(rt: Runtime, call: Call, target: TargetRuntime, error: RouterError, byCaller: boolean): void {
   const outcome: BreakerOutcome = byCaller ? 'neutral' : breakerVerdict(error.kind);
   target.throttle.record(outcome !== 'failure', rt.clock.now());
   // A pass from a closed breaker: the probe, if this stream was one, was already recorded as a success.
-  if (outcome === 'failure') target.breaker.record('closed', 'failure');
+  if (outcome === 'failure') target.breaker.record('closed', 'failure', call);
 }
 
 /** Why a target was passed over without a request. */
@@ -69,7 +70,7 @@ export interface Skip {
 export function recordSkip<T>(rt: Runtime, call: Call, target: TargetRuntime, skip: Skip): TargetOutcome<T> {
   const { provider, model } = target.target;
   call.attempts.push({ provider, model, ok: false, kind: skip.kind, skipped: true, latencyMs: 0 });
-  if (rt.events.has('attempt')) rt.events.emit('attempt', { chain: call.chain, provider, model, attempt: 0, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, code: skip.code });
+  if (rt.events.has('attempt')) rt.events.emit('attempt', { ...targetRef(call, target), attempt: 0, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, code: skip.code, startedAtMs: rt.clock.now() });
   const error = new RouterError(skip.kind, skip.message, { provider, model, code: skip.code, retryAfterMs: skip.availableInMs });
   return { ok: false, error, availableInMs: skip.availableInMs };
 }

@@ -1,4 +1,5 @@
 import { RouterError } from '../errors.js';
+import { targetRef } from '../observe/event-refs.js';
 import type { Call, Runtime } from '../runtime.js';
 import type { Lease } from './admission.js';
 import type { AttemptValue, CallKind } from './call-kind.js';
@@ -40,9 +41,9 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
     failures.push(`${target.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''}${describe(outcome.availableInMs)}`);
     const next = targets[i + 1]?.target;
     const ref = { chain: call.chain, provider: target.target.provider, model: target.target.model };
-    rt.logger.info({ ...ref, kind: outcome.error.kind, status: outcome.error.status, code: outcome.error.code, to: next?.key }, next ? 'falling through to the next target' : 'last target of the chain failed');
+    rt.logger.info({ callId: call.id, ...ref, kind: outcome.error.kind, status: outcome.error.status, code: outcome.error.code, to: next?.key }, next ? 'falling through to the next target' : 'last target of the chain failed');
     if (rt.events.has('fallback')) {
-      rt.events.emit('fallback', { ...ref, kind: outcome.error.kind, to: next && { provider: next.provider, model: next.model }, coolingMs: outcome.availableInMs });
+      rt.events.emit('fallback', { ...targetRef(call, target), kind: outcome.error.kind, to: next && { provider: next.provider, model: next.model }, coolingMs: outcome.availableInMs });
     }
   }
 

@@ -1,0 +1,61 @@
+import { isRouterError } from '../errors.js';
+import { callRef } from '../observe/event-refs.js';
+import type { CallEvent } from '../observe/events.js';
+import type { Call, Runtime } from '../runtime.js';
+import type { ChatResult, EmbedResult } from '../types.js';
+import type { StreamEvent } from './stream.js';
+
+function ended(rt: Runtime, call: Call, outcome: Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts'>): void {
+  rt.events.emit('call', { ...callRef(call), latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts, ...outcome });
+}
+
+function failed(rt: Runtime, call: Call, err: unknown): void {
+  ended(rt, call, { outcome: 'error', kind: isRouterError(err) ? err.kind : 'transport' });
+}
+
+/** Emits the `call` event when a chat or embed call settles (only wired when someone listens). */
+export function observeCall<T extends ChatResult | EmbedResult>(rt: Runtime, call: Call, pending: Promise<T>): Promise<T> {
+  return pending.then(
+    (result) => {
+      const chat = result as Partial<ChatResult>;
+      ended(rt, call, {
+        outcome: 'ok', provider: result.provider, model: result.model, usage: result.usage,
+        ...(chat.replayed ? { replayed: true } : {}), ...(chat.cached ? { cached: true } : {}),
+      });
+      return result;
+    },
+    (err: unknown) => {
+      failed(rt, call, err);
+      throw err;
+    },
+  );
+}
+
+/** Passes a stream through, emitting the `call` event when it ends: done, interrupted, thrown, or left by its consumer. */
+export async function* observeStream(rt: Runtime, call: Call, events: AsyncGenerator<StreamEvent>): AsyncGenerator<StreamEvent> {
+  let reported = false;
+  let start: { provider: string; model: string } | undefined;
+  try {
+    for await (const ev of events) {
+      if (ev.type === 'start') start = { provider: ev.provider, model: ev.model };
+      if (ev.type === 'done') {
+        reported = true;
+        const r = ev.result;
+        ended(rt, call, { outcome: 'ok', provider: r.provider, model: r.model, usage: r.usage, timeToFirstTokenMs: r.timeToFirstTokenMs });
+      } else if (ev.type === 'interrupted') {
+        reported = true;
+        ended(rt, call, { outcome: 'interrupted', kind: ev.error.kind, ...start });
+      }
+      yield ev;
+    }
+  } catch (err) {
+    if (!reported) {
+      reported = true;
+      failed(rt, call, err);
+    }
+    throw err;
+  } finally {
+    // The consumer stopped reading before the end.
+    if (!reported) ended(rt, call, { outcome: 'interrupted', kind: 'aborted', ...start });
+  }
+}
