@@ -24,8 +24,8 @@ export class SimProcess {
 
   private constructor(private readonly child: ChildProcess, private readonly bucketMs: number) {}
 
-  static async launch(scenario: Scenario & { port?: number }, bucketMs = 100): Promise<SimProcess> {
-    const child = spawnNode(new URL('./sim-entry.ts', import.meta.url), { role: 'sim' });
+  static async launch(scenario: Scenario & { port?: number }, bucketMs = 100, core?: string): Promise<SimProcess> {
+    const child = spawnNode(new URL('./sim-entry.ts', import.meta.url), { role: 'sim', core });
     await nextMessage(child, (m) => m.type === 'booted', 30_000);
     const sim = new SimProcess(child, bucketMs);
     await sim.start(scenario);

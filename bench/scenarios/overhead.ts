@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { UNLIMITED_SIM, makeArm, type Arm, type ArmSpec } from '../lib/arms.js';
+import { foreignLoad } from '../lib/contention.js';
 import { num, pct, withIqr } from '../lib/format.js';
 import { closedLoop, interleaved, mixedClosedLoop, sequential } from '../lib/load.js';
 import { nextMessage, spawnNode } from '../lib/node-child.js';
@@ -123,10 +124,14 @@ export const overhead: BenchScenario = {
       const seq: Record<string, Round[]> = Object.fromEntries(ARMS.map((a) => [a, []]));
       const c20: Record<string, C20Round[]> = Object.fromEntries(ARMS.map((a) => [a, []]));
       const mixed: Record<string, MixedRound[]> = Object.fromEntries(ARMS.map((a) => [a, []]));
+      // Share of the client's core taken by other processes in each c=1 round (pinned runs only).
+      const foreign: number[] = [];
       for (let r = 0; r < rounds; r++) {
         ctx.log(`overhead: round ${r + 1}/${rounds}`);
         // Call by call: direct, router, router-heuristic, direct, ... so drift hits every arm alike.
+        const load = foreignLoad('1');
         const lat = await interleaved(seqCalls, rotate(ARMS, r).map((arm) => [arm, fns[arm]!] as const));
+        foreign.push(load().share);
         for (const arm of ARMS) seq[arm]!.push({ p50: quantile(lat[arm]!, 0.5), p99: quantile(lat[arm]!, 0.99) });
         // c=20, one arm at a time (each its own window, CPU and GC).
         for (const arm of rotate(ARMS, r + 1)) {
@@ -293,6 +298,11 @@ export const overhead: BenchScenario = {
       const dropped = keep.filter((k) => !k).length;
       if (dropped) notes.push(`${dropped} of ${rounds} c=1 rounds dropped: the bare SDK's p99 exceeded 2x its floor (${num(floorP99, 0)} µs) in them.`);
       if (seq.direct!.some((x) => x.p99 > 35_000)) notes.push('A c=1 p99 above 35 ms was seen: check for a ~40 ms Nagle/delayed-ACK mode.');
+      const pinned = process.env.BENCH_PIN === '1';
+      const busy = median(foreign);
+      if (pinned) {
+        notes.push(`Other processes took ${pct(busy, 0)} of the client's core (core 1) during the median c=1 round (per round: ${foreign.map((x) => pct(x, 0)).join(', ')}).${busy > 0.1 ? ' **That is more than 10%: the machine was busy, and a busy core stretches the router\'s extra CPU into more added latency than a quiet one shows (bench/README.md); re-run on a quiet machine before quoting these figures.**' : ''}`);
+      }
       notes.push('In the mixed c=20 loop every worker takes the arms in turn, so each arm completes the same number of calls by construction (the "completed calls/s" row); its throughput ratio is the SDK\'s mean latency over the arm\'s (Little\'s law, X = N / R): the throughput 20 workers would reach on that arm, under the shared load. Why it and the plain-upstream figures differ from the rows above: bench/README.md, "Why the interleaved figures differ".');
       if (probed.cpu) {
         const cpuCats = (arm: string) => probed.cpu![arm]!.byCategory;
@@ -317,7 +327,7 @@ export const overhead: BenchScenario = {
         ],
         tables, targets, notes,
         data: {
-          arms: specs, rounds, seqCalls, c20Ms, seq, c20, mixed, plainRounds, plainCalls, plain: plainSeq, keep, floorP99,
+          arms: specs, rounds, seqCalls, c20Ms, seq, foreignShareC1: foreign, c20, mixed, plainRounds, plainCalls, plain: plainSeq, keep, floorP99,
           allocBytes: probed.allocBytes, allocDiscarded: probed.discarded, cpuProfile: probed.cpu, allocProfile: probed.alloc,
         },
       };
