@@ -155,6 +155,14 @@ describe('openai streams with tool calls, through the real SDK', () => {
     expect(events.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 2000, outputTokens: 50, cachedInputTokens: 1536, reasoningTokens: 20 } });
   });
 
+  it('yields reasoning text from a compatible server (vLLM reasoning_content) as thinking, never as text', async () => {
+    const reasoning = (r: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'deepseek-r1', choices: [{ index: 0, delta: { reasoning_content: r }, finish_reason: null }] })}`;
+    upstream.script(OPENAI_PATH, { sse: [openaiRoleChunk(), reasoning('Let me think'), reasoning('...'), openaiTextChunk('42'), openaiFinishChunk('stop'), 'data: [DONE]'] });
+    const compatible = adapterFor('local', { type: 'openai-compatible', baseURL: `${upstream.url}/v1` });
+    const { events } = await drain(compatible, ask);
+    expect(events.map((e) => e.type)).toEqual(['open', 'thinking', 'thinking', 'delta', 'finish']);
+  });
+
   it('yields nothing for role-only and empty deltas', async () => {
     upstream.script(OPENAI_PATH, { sse: [openaiRoleChunk(), openaiTextChunk(''), openaiTextChunk('Hi'), openaiFinishChunk('stop'), 'data: [DONE]'] });
     const { events } = await drain(openai(), ask);

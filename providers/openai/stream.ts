@@ -10,6 +10,15 @@ import type { mapOpenAIError, MapContext } from './map-error.js';
 import { OpenAIToolCallTracker } from './stream-tool-calls.js';
 import { openAIUsage } from './usage.js';
 
+/**
+ * Reasoning text some OpenAI-compatible servers stream before the answer (vLLM and DeepSeek
+ * `reasoning_content`, others `reasoning`): liveness, never content.
+ */
+function reasoningText(delta: unknown): boolean {
+  const d = delta as { reasoning_content?: unknown; reasoning?: unknown } | undefined;
+  return (typeof d?.reasoning_content === 'string' && d.reasoning_content !== '') || (typeof d?.reasoning === 'string' && d.reasoning !== '');
+}
+
 export interface OpenAIStreamContext {
   client: OpenAI;
   compatible: boolean;
@@ -23,7 +32,8 @@ export interface OpenAIStreamContext {
  * `finish_reason` (the usage chunk and `[DONE]` follow it); a body that ends before one is a cut
  * stream. Tool-call fragments are keyed by their `index`; every open call ends when the
  * `finish_reason` arrives, except at `length`, where the cut calls are never ended (their arguments
- * are incomplete). Refusal fragments stream as text and finish as `content_filter`. Mid-stream
+ * are incomplete). Refusal fragments stream as text and finish as `content_filter`; reasoning text
+ * from compatible servers is `thinking` (liveness only). Mid-stream
  * `data: {"error": ...}` frames reach us as the SDK's status-less `APIError`.
  */
 export async function* streamOpenAI(ctx: OpenAIStreamContext, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
@@ -50,6 +60,7 @@ export async function* streamOpenAI(ctx: OpenAIStreamContext, request: ProviderR
       if (!choice) continue;
       const delta = choice.delta;
       if (delta?.content) yield { type: 'delta', text: delta.content };
+      if (reasoningText(delta)) yield { type: 'thinking' };
       if (delta?.refusal) {
         refused = true;
         yield { type: 'delta', text: delta.refusal };
