@@ -13,6 +13,7 @@ import { resolveConfig, type ResolvedConfig, type SwitchyardConfig } from './con
 import { RouterError } from './errors.js';
 import { EventHub, type Listener, type RouterEventName } from './observe/events.js';
 import { createLogger, type Logger } from './observe/logger.js';
+import { secretRedactor } from './observe/redact.js';
 import { Admission } from './policy/admission.js';
 import { Breakers } from './policy/breakers.js';
 import type { BreakerState } from './policy/circuit-breaker.js';
@@ -113,6 +114,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     stallGuard: new StallGuard(clock),
     random: options.random ?? Math.random,
     retryPolicy: { ...resolved.retry, parkMs: resolved.quota.parkMs },
+    redact: secretRedactor(Object.values(resolved.providers).map((p) => p.resolvedApiKey)),
   };
   const tenants = new Tenants(resolved.tenants);
   const idempotency = new Idempotency(store, clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);

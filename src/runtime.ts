@@ -25,6 +25,8 @@ export interface Runtime {
   stallGuard: StallGuard;
   /** The decision table's settings (`retry` plus `quota.parkMs`), made once. */
   retryPolicy: NextStepPolicy;
+  /** Hides every configured API key (and anything shaped like one) in a text. */
+  redact: (text: string) => string;
 }
 
 /** One call to `chat`, `stream` or `embed`, from validation to result. */

@@ -1,5 +1,6 @@
 import type { ProviderRequest, ProviderStreamEvent } from '../../providers/types.js';
 import { RouterError } from '../errors.js';
+import { redactErrorChain } from '../observe/redact.js';
 import type { AttemptScope } from '../policy/attempt-scope.js';
 import type { CallKind } from '../policy/call-kind.js';
 import { recordStreamFailure } from '../policy/record-outcome.js';
@@ -159,7 +160,7 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGe
   } catch (err) {
     if (finished) throw err;
     finished = true;
-    const error = interruption(err, scope, call, where, idleMs);
+    const error = redactErrorChain(interruption(redactErrorChain(err, rt.redact), scope, call, where, idleMs), rt.redact);
     scope.dispose();
     await lease?.settle({ sent: true, rateLimit: open.rateLimit });
     await events.return?.(undefined).catch(() => {});

@@ -47,6 +47,19 @@ export function splitTarget(ref: string): { provider: string; model: string } {
 }
 
 /**
+ * A provider whose keys (a literal `apiKey`, the `resolvedApiKey` read from `apiKeyEnv`) are readable
+ * by the adapter but hidden from `JSON.stringify`, `util.inspect` and spreads: a config printed in a
+ * log or an error report must not carry a key.
+ */
+function withHiddenKeys(provider: Omit<ResolvedProvider, 'resolvedApiKey'>, apiKey: string | undefined, resolvedApiKey: string | undefined): ResolvedProvider {
+  const out = provider as ResolvedProvider;
+  delete (out as { apiKey?: string }).apiKey;
+  Object.defineProperty(out, 'apiKey', { value: apiKey, enumerable: false });
+  Object.defineProperty(out, 'resolvedApiKey', { value: resolvedApiKey, enumerable: false });
+  return out;
+}
+
+/**
  * Validates a config and resolves it for the router. Throws `RouterError` kind `config` naming every
  * failing path: schema errors, chains naming unknown providers, API key variables that are not set.
  */
@@ -56,7 +69,8 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
   const config = parsed.data;
   const problems: string[] = [];
 
-  const providers: Record<string, ResolvedProvider> = {};
+  // Names come from the config: a provider named `toString` or `constructor` is a name like any other.
+  const providers: Record<string, ResolvedProvider> = Object.create(null);
   for (const [name, provider] of Object.entries(config.providers)) {
     let resolvedApiKey = provider.apiKey;
     if (!resolvedApiKey && provider.apiKeyEnv) {
@@ -67,14 +81,14 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
     } else if (!resolvedApiKey && (provider.type === 'openai' || provider.type === 'anthropic')) {
       problems.push(`providers.${name}: needs apiKeyEnv (or apiKey) for a ${provider.type} provider`);
     }
-    providers[name] = { ...provider, name, resolvedApiKey };
+    providers[name] = withHiddenKeys({ ...provider, name }, provider.apiKey, resolvedApiKey);
   }
 
   const chains: Record<string, Target[]> = {};
   for (const [chainName, steps] of Object.entries(config.chains)) {
     chains[chainName] = steps.map((step, i) => {
       const ref = typeof step === 'string' ? splitTarget(step) : step;
-      if (!providers[ref.provider]) {
+      if (!Object.hasOwn(providers, ref.provider)) {
         const known = Object.keys(providers).join(', ');
         problems.push(`chains.${chainName}[${i}]: unknown provider "${ref.provider}" (declared: ${known})`);
       }

@@ -1,8 +1,23 @@
 import { z } from 'zod';
+import { MAX_TIMER_MS } from '../clock.js';
 import { DEFAULTS } from './defaults.js';
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().nonnegative();
+const TIMER_BOUND = { message: `at most ${MAX_TIMER_MS} ms (about 24.8 days): a longer timer overflows and fires at once` };
+/** A duration the router sets a timer for: bounded, so it can never overflow Node's timers. */
+const positiveMs = positiveInt.max(MAX_TIMER_MS, TIMER_BOUND);
+const nonNegativeMs = nonNegativeInt.max(MAX_TIMER_MS, TIMER_BOUND);
+
+/** An http(s) URL without credentials: a password in a URL ends up in every error that names the server. */
+const httpURL = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}, { message: 'expected an http:// or https:// URL without user:password@ (put credentials in apiKeyEnv or headers)' });
 
 const budgetFields = {
   /** Requests per rolling window (a minute). */
@@ -23,9 +38,9 @@ export const limitsSchema = z.object({
   /** Budgets of the embeddings endpoint, which providers count apart from chat (none unless set). */
   embeddings: z.object(budgetFields).strict().optional(),
   /** How long a call may wait in the queue for room before the target is skipped. @default retry.maxInlineWaitMs */
-  maxQueueMs: nonNegativeInt.optional(),
+  maxQueueMs: nonNegativeMs.optional(),
   /** Length of the rolling window (only tests and simulators change it). @default 60000 */
-  windowMs: positiveInt.optional(),
+  windowMs: positiveMs.optional(),
   /** Output tokens reserved for a call that sets no maxTokens (Anthropic calls reserve what is sent). @default 1024 */
   reserveOutputTokens: positiveInt.optional(),
   /** `auto`: also count non-ASCII prompts with tiktoken where an OpenAI encoding fits the model. @default 'auto' */
@@ -37,17 +52,17 @@ export const tenantSchema = z.object({
   /** Relative share when targets are contended: share 2 is served twice as often as share 1. @default 1 */
   share: z.number().positive().default(DEFAULTS.tenant.share),
   ...budgetFields,
-  windowMs: positiveInt.optional(),
+  windowMs: positiveMs.optional(),
 }).strict();
 
 const providerBase = {
   apiKey: z.string().min(1).optional(),
   apiKeyEnv: z.string().min(1).optional(),
-  baseURL: z.url().optional(),
+  baseURL: httpURL.optional(),
   /** Per-attempt timeout for this provider; for a stream, also the longest gap allowed between chunks. @default 60000 */
-  timeoutMs: positiveInt.optional(),
+  timeoutMs: positiveMs.optional(),
   /** Streams only: a target that sends no content within this is abandoned for the next one. */
-  firstTokenTimeoutMs: positiveInt.optional(),
+  firstTokenTimeoutMs: positiveMs.optional(),
   headers: z.record(z.string(), z.string()).optional(),
   /** Query parameters sent with every request (Azure OpenAI's `api-version`). */
   query: z.record(z.string(), z.string()).optional(),
@@ -112,7 +127,7 @@ const fakeRespond = z.custom<(request: unknown, n: number) => unknown>((v) => ty
 export const providerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openai'), ...providerBase }).strict(),
   z.object({ type: z.literal('anthropic'), ...providerBase }).strict(),
-  z.object({ type: z.literal('openai-compatible'), ...providerBase, baseURL: z.url(), capabilities: capabilitiesSchema.optional() }).strict(),
+  z.object({ type: z.literal('openai-compatible'), ...providerBase, baseURL: httpURL, capabilities: capabilitiesSchema.optional() }).strict(),
   z.object({
     type: z.literal('fake'),
     ...providerBase,
@@ -121,7 +136,7 @@ export const providerSchema = z.discriminatedUnion('type', [
     /** Decides each outcome in code instead of a script. */
     respond: fakeRespond.optional(),
     /** Simulated latency of every request. */
-    latencyMs: nonNegativeInt.optional(),
+    latencyMs: nonNegativeMs.optional(),
   }).strict(),
 ]);
 
@@ -142,15 +157,15 @@ export const retrySchema = z.object({
   /** Attempts per target before falling through (a chain step's `maxAttempts` overrides). @default 3 */
   maxAttempts: positiveInt.default(DEFAULTS.retry.maxAttempts),
   /** First backoff ceiling: the n-th retry waits between half and all of `baseDelayMs * 2^n`. @default 250 */
-  baseDelayMs: nonNegativeInt.default(DEFAULTS.retry.baseDelayMs),
+  baseDelayMs: nonNegativeMs.default(DEFAULTS.retry.baseDelayMs),
   /** Backoff ceiling. @default 8000 */
-  maxDelayMs: nonNegativeInt.default(DEFAULTS.retry.maxDelayMs),
+  maxDelayMs: nonNegativeMs.default(DEFAULTS.retry.maxDelayMs),
   /** A provider's wait hint longer than this falls through at once and cools the target. @default 5000 */
-  maxInlineWaitMs: nonNegativeInt.default(DEFAULTS.retry.maxInlineWaitMs),
+  maxInlineWaitMs: nonNegativeMs.default(DEFAULTS.retry.maxInlineWaitMs),
   /** Retry a timed-out attempt on the same target (a timed-out call may have been billed). @default false */
   retryTimeouts: z.boolean().default(DEFAULTS.retry.retryTimeouts),
   /** How long a target cools after 429s that named no reset at all. @default 1000 */
-  cooldownMs: nonNegativeInt.default(DEFAULTS.retry.cooldownMs),
+  cooldownMs: nonNegativeMs.default(DEFAULTS.retry.cooldownMs),
   /** An answer that fails to parse or validate: thrown (`throw`), or the next target is tried (`next`). @default 'throw' */
   onInvalidOutput: z.enum(['throw', 'next']).default(DEFAULTS.retry.onInvalidOutput),
 }).strict();
@@ -163,9 +178,9 @@ export const breakerSchema = z.object({
   /** Fewest outcomes in the window before it may open on the percentage. @default 5 */
   volumeThreshold: nonNegativeInt.default(DEFAULTS.breaker.volumeThreshold),
   /** Length of the rolling window. @default 10000 */
-  windowMs: positiveInt.default(DEFAULTS.breaker.windowMs),
+  windowMs: positiveMs.default(DEFAULTS.breaker.windowMs),
   /** Time open before one half-open probe. @default 5000 */
-  resetTimeoutMs: positiveInt.default(DEFAULTS.breaker.resetTimeoutMs),
+  resetTimeoutMs: positiveMs.default(DEFAULTS.breaker.resetTimeoutMs),
   /** Opens after this many server failures in a row, whatever the window's percentage says. @default 5 */
   consecutiveFailures: positiveInt.default(DEFAULTS.breaker.consecutiveFailures),
   /**
@@ -184,15 +199,15 @@ export const configSchema = z.object({
   breaker: breakerSchema.default({ ...DEFAULTS.breaker }),
   quota: z.object({
     /** How long a provider is skipped after a quota or billing error. @default 600000 */
-    parkMs: nonNegativeInt.default(DEFAULTS.quota.parkMs),
+    parkMs: nonNegativeMs.default(DEFAULTS.quota.parkMs),
   }).strict().default({ ...DEFAULTS.quota }),
   /** Tenants by name (`*` applies to any tenant not listed; calls without a tenant are `default`). */
   tenants: z.record(z.string().min(1), tenantSchema).default({}),
   idempotency: z.object({
     /** How long a finished result is replayed for the same key. @default 600000 */
-    ttlMs: positiveInt.default(DEFAULTS.idempotency.ttlMs),
+    ttlMs: positiveMs.default(DEFAULTS.idempotency.ttlMs),
     /** How long a claim of a caller that died mid-call blocks its key. @default 120000 */
-    pendingTtlMs: positiveInt.default(DEFAULTS.idempotency.pendingTtlMs),
+    pendingTtlMs: positiveMs.default(DEFAULTS.idempotency.pendingTtlMs),
   }).strict().default({ ...DEFAULTS.idempotency }),
   store: z.discriminatedUnion('type', [
     z.object({ type: z.literal('memory') }).strict(),

@@ -1,5 +1,6 @@
 import type { RateLimitSnapshot, RateLimitWindow } from '../types.js';
 import type { HeaderBag } from './headers.js';
+import { boundedHint } from './bounded-hint.js';
 import { resetValueMs } from './reset-value.js';
 
 type WindowName = keyof RateLimitSnapshot;
@@ -45,7 +46,7 @@ export function readRateLimits(headers: HeaderBag | undefined, nowMs: number, fr
     if (snapshot?.[window]) continue;
     const remaining = readNumber(headers.get(f.remaining));
     const limit = readNumber(headers.get(f.limit));
-    const resetMs = resetValueMs(headers.get(f.reset), nowMs);
+    const resetMs = boundedHint(resetValueMs(headers.get(f.reset), nowMs));
     if (limit === undefined && remaining === undefined && resetMs === undefined) continue;
     const w: RateLimitWindow = {};
     if (limit !== undefined) w.limit = limit;

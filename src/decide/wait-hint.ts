@@ -1,6 +1,7 @@
 import type { RateLimitSnapshot } from '../types.js';
 import type { HeaderBag } from './headers.js';
 import { readRateLimits } from './rate-limit-snapshot.js';
+import { boundedHint } from './bounded-hint.js';
 import { parseGoDurationMs } from './reset-value.js';
 
 /** What a failed response said about when to come back. */
@@ -47,7 +48,7 @@ const TRY_AGAIN = /try again in ((?:\d+(?:\.\d+)?(?:h|ms|m|s))+)/i;
  */
 export function retryAfterHintMs(headers: HeaderBag | undefined, nowMs: number): number | undefined {
   if (!headers) return undefined;
-  return retryAfterMsHeader(headers) ?? retryAfterHeader(headers, nowMs);
+  return boundedHint(retryAfterMsHeader(headers) ?? retryAfterHeader(headers, nowMs));
 }
 
 /**
@@ -59,12 +60,12 @@ export function retryAfterHintMs(headers: HeaderBag | undefined, nowMs: number):
 export function waitHintMs(input: WaitHintInput): number | undefined {
   const { headers, nowMs } = input;
   if (headers) {
-    const hint = retryAfterMsHeader(headers) ?? retryAfterHeader(headers, nowMs);
+    const hint = boundedHint(retryAfterMsHeader(headers) ?? retryAfterHeader(headers, nowMs));
     if (hint !== undefined) return hint;
     const snapshot = readRateLimits(headers, nowMs);
-    const reset = snapshot && exhaustedWindowResetMs(snapshot, input.window);
+    const reset = boundedHint(snapshot && exhaustedWindowResetMs(snapshot, input.window));
     if (reset !== undefined) return reset;
   }
   const said = input.message && TRY_AGAIN.exec(input.message);
-  return said ? parseGoDurationMs(said[1]!) : undefined;
+  return said ? boundedHint(parseGoDurationMs(said[1]!)) : undefined;
 }

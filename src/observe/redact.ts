@@ -21,3 +21,51 @@ export const REDACT_PATHS: readonly string[] = Object.freeze([
   'authorization', 'headers.authorization', '*.headers.authorization',
   'headers["x-api-key"]', '*.headers["x-api-key"]',
 ]);
+
+const MAX_DEPTH = 6;
+
+/** Redacts every string in a (JSON-like) value, in place, a few levels deep (an SDK error's parsed body). */
+function redactValue(value: unknown, redact: (text: string) => string, depth: number): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (depth <= 0 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = redactValue(value[i], redact, depth - 1);
+    return value;
+  }
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (typeof v === 'string' || (typeof v === 'object' && v !== null && !(v instanceof Headers))) {
+      try {
+        (value as Record<string, unknown>)[key] = redactValue(v, redact, depth - 1);
+      } catch {
+        // A read-only field: it stays as it is.
+      }
+    }
+  }
+  return value;
+}
+
+/**
+ * Redacts an error and its whole `cause` chain in place: messages, stacks (which repeat the
+ * message) and the string fields of parsed bodies an SDK error keeps (`error`). A provider that
+ * echoes an API key in a 401, an error frame or a 500 must not get it into `console.error(err)`,
+ * pino's `err` serializer or any cause. Errors are changed in place, so `instanceof` still holds.
+ */
+export function redactErrorChain<E>(err: E, redact: (text: string) => string): E {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  for (let depth = 0; depth < MAX_DEPTH && typeof current === 'object' && current !== null && !seen.has(current); depth++) {
+    seen.add(current);
+    const e = current as { message?: unknown; stack?: unknown; error?: unknown; cause?: unknown };
+    for (const field of ['message', 'stack'] as const) {
+      if (typeof e[field] === 'string') {
+        const clean = redact(e[field] as string);
+        if (clean !== e[field]) Object.defineProperty(e, field, { value: clean, writable: true, configurable: true, enumerable: field === 'message' && Object.prototype.propertyIsEnumerable.call(e, field) });
+      }
+    }
+    if (typeof e.error === 'object' && e.error !== null) redactValue(e.error, redact, 4);
+    else if (typeof e.error === 'string') e.error = redact(e.error);
+    current = e.cause;
+  }
+  return err;
+}

@@ -1,4 +1,5 @@
 import { RouterError } from '../errors.js';
+import { redactErrorChain } from '../observe/redact.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import { attemptScope } from './attempt-scope.js';
 import type { AttemptValue } from './call-kind.js';
@@ -36,7 +37,9 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
     if (!kind.keepsAttempt) scope?.dispose();
   } catch (err) {
     scope?.dispose();
-    let error = err instanceof RouterError ? err : new RouterError('transport', String(err), { ...where, cause: err });
+    // Whatever an SDK kept of the upstream's words (an echoed key) is hidden before anyone sees it.
+    redactErrorChain(err, rt.redact);
+    let error = err instanceof RouterError ? err : new RouterError('transport', rt.redact(String(err)), { ...where, cause: err });
     let cause = scope?.cause;
     if (!scope && error.kind === 'timeout') cause = byDeadline ? 'deadline' : 'attempt_timeout';
     if (cause === 'attempt_timeout') error = new RouterError('timeout', `${where.provider}:${where.model}: ${kind.timeoutLabel(a.attemptTimeoutMs)}`, { ...where, cause: error });

@@ -22,6 +22,11 @@ describe('waitHintMs', () => {
     ['Anthropic: input-token window at zero', { 'anthropic-ratelimit-input-tokens-remaining': '0', 'anthropic-ratelimit-input-tokens-reset': '2026-11-29T12:00:09Z' }, 9000],
     ['compatible: bare x-ratelimit-reset as a Unix timestamp in seconds', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW / 1000 + 12) }, 12_000],
     ['no hint at all', { 'x-request-id': 'req_1' }, undefined],
+    // Broken headers are bounded: a day at most, and a number that is not finite is no hint.
+    ['a retry-after of 99,999,999 s is a day, not 1,157 days', { 'retry-after': '99999999' }, 86_400_000],
+    ['a retry-after of 400 digits (Infinity) is no hint', { 'retry-after': '9'.repeat(400) }, undefined],
+    ['a retry-after-ms of 400 digits falls back to the next hint', { 'retry-after-ms': '9'.repeat(400), 'retry-after': '3' }, 3000],
+    ['a reset years away is a day', { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '99999h' }, 86_400_000],
   ])('%s', (_what, headers, expected) => {
     expect(hint(headers)).toBe(expected);
   });

@@ -1,0 +1,86 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/index.js';
+import { RouterError } from '../../src/errors.js';
+import { createRouter } from '../../src/router.js';
+import { fakeRequests } from '../../src/testing/index.js';
+import { captureLogger } from '../support/capture-logger.js';
+
+function configError(input: unknown): string {
+  try {
+    resolveConfig(input);
+  } catch (err) {
+    expect((err as RouterError).kind).toBe('config');
+    return (err as RouterError).message;
+  }
+  throw new Error('expected a config error');
+}
+
+const base = { providers: { f: { type: 'fake' as const } }, chains: { default: ['f:m'] } };
+
+describe('config values that would break at run time are refused at config time', () => {
+  it.each([
+    ['a baseURL with user:password@', { providers: { o: { type: 'openai', apiKey: 'sk-x', baseURL: 'https://bob:hunter2@api.example.com/v1' } }, chains: { default: ['o:m'] } }, /providers\.o\.baseURL: expected an http:\/\/ or https:\/\/ URL without user:password@/],
+    ['a baseURL with a user only', { providers: { l: { type: 'openai-compatible', baseURL: 'http://bob@127.0.0.1:8000/v1' } }, chains: { default: ['l:m'] } }, /providers\.l\.baseURL/],
+    ['a file: baseURL', { providers: { l: { type: 'openai-compatible', baseURL: 'file:///etc/passwd' } }, chains: { default: ['l:m'] } }, /providers\.l\.baseURL/],
+    ['a timeoutMs past the 2^31 ms a timer can hold', { providers: { f: { type: 'fake', timeoutMs: 2 ** 31 } }, chains: { default: ['f:m'] } }, /providers\.f\.timeoutMs: at most 2147483647 ms/],
+    ['a maxQueueMs past it', { providers: { f: { type: 'fake', limits: { maxQueueMs: 2 ** 32 } } }, chains: { default: ['f:m'] } }, /providers\.f\.limits\.maxQueueMs: at most/],
+    ['a parkMs past it', { ...base, quota: { parkMs: 1e12 } }, /quota\.parkMs: at most/],
+    ['a breaker resetTimeoutMs past it', { ...base, breaker: { resetTimeoutMs: 2 ** 31 } }, /breaker\.resetTimeoutMs: at most/],
+    ['a chain naming a provider called toString', { ...base, chains: { default: ['toString:m'] } }, /chains\.default\[0\]: unknown provider "toString"/],
+    ['a chain naming a provider called constructor', { ...base, chains: { default: ['constructor:m'] } }, /unknown provider "constructor"/],
+    ['a chain naming __proto__', { ...base, chains: { default: ['__proto__:m'] } }, /unknown provider "__proto__"/],
+  ])('refuses %s, naming the path', (_what, input, message) => {
+    expect(configError(input)).toMatch(message);
+  });
+
+  it('accepts providers whose names look like Object methods, when they are declared', () => {
+    const c = resolveConfig({ providers: { toString: { type: 'fake' } }, chains: { default: ['toString:m'] } });
+    expect(c.chains.default![0]!.provider).toBe('toString');
+  });
+});
+
+describe('API keys stay out of printed configs', () => {
+  it('keeps a key read from apiKeyEnv, and a literal apiKey, out of JSON.stringify, util.inspect and spreads', async () => {
+    const router = createRouter({
+      providers: { o: { type: 'openai', apiKeyEnv: 'MY_KEY', baseURL: 'http://127.0.0.1:9/v1' }, a: { type: 'anthropic', apiKey: 'sk-ant-literal-0123456789', baseURL: 'http://127.0.0.1:9' } },
+      chains: { default: ['o:gpt-4o-mini', 'a:claude'] },
+    }, { env: { MY_KEY: 'sk-from-env-0123456789' }, logger: captureLogger().logger });
+    try {
+      const printed = [JSON.stringify(router.config), inspect(router.config, { depth: 10 }), JSON.stringify({ ...router.config.providers.o }), inspect(router)];
+      for (const text of printed) {
+        expect(text).not.toContain('sk-from-env-0123456789');
+        expect(text).not.toContain('sk-ant-literal-0123456789');
+      }
+      // The adapters still have them.
+      expect(router.config.providers.o!.resolvedApiKey).toBe('sk-from-env-0123456789');
+      expect(router.config.providers.a!.resolvedApiKey).toBe('sk-ant-literal-0123456789');
+    } finally {
+      await router.close();
+    }
+  });
+});
+
+describe('tenants are looked up by own name only', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('holds tenant "%s" to the "*" budget like any unknown tenant', async (tenant) => {
+    const router = createRouter({
+      providers: { p: { type: 'fake' } }, chains: { default: ['p:m'] },
+      tenants: { '*': { share: 1, rpm: 2 } },
+    }, { logger: captureLogger().logger });
+    try {
+      const outcomes: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        try {
+          await router.chat({ messages: [{ role: 'user', content: 'hi' }], tenant });
+          outcomes.push('ok');
+        } catch (err) {
+          outcomes.push((err as RouterError).kind);
+        }
+      }
+      expect(outcomes).toEqual(['ok', 'ok', 'exhausted', 'exhausted', 'exhausted']);
+      expect(fakeRequests(router, 'p')).toHaveLength(2);
+    } finally {
+      await router.close();
+    }
+  });
+});
