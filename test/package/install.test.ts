@@ -139,6 +139,7 @@ describe('the npm pack tarball', () => {
     const files = await packed!;
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js']));
     expect(files.filter((f) => !f.startsWith('dist/src/') && !f.startsWith('dist/providers/') && !['package.json', 'README.md'].includes(f))).toEqual([]);
-    expect(files.filter((f) => /\.test\.|test-support\//.test(f))).toEqual([]);
+    // Test code (tests, the adapter contract suite and its harnesses) stays out.
+    expect(files.filter((f) => /\.test\.|\/(test|test-support|contract)\//.test(f))).toEqual([]);
   }, TEST_MS);
 });
