@@ -6,3 +6,7 @@ export type { FaultKind, FaultRule, Scenario, SimProviderOptions, SimRequestEven
 export type { ProviderStats, SimulatorStats } from './stats.js';
 export { formatGoDuration, formatRfc3339 } from './go-duration.js';
 export { mulberry32 } from './random.js';
+// The deterministic answers the simulator gives, for tests that assert on them.
+export {
+  approxTokens, chooseTools, embeddingFor, fakeAnswer, planAnswer, promptTokens, requestPromptTokens, toolResultAnswer, valueForSchema,
+} from '../answers/index.js';
