@@ -140,3 +140,11 @@ describe('anthropic streams with tool calls, through the real SDK', () => {
     expect(assembledToolCalls(events)).toEqual([{ index: 0, id: 'toolu_P', name: 'run', arguments: '{"code":"print(1)"}', ended: true }]);
   });
 });
+
+describe('anthropic embeddings', () => {
+  it('has no embed and declares no embeddings ceiling: Anthropic has no embeddings API', () => {
+    const adapter = anthropic();
+    expect(adapter.embed).toBeUndefined();
+    expect(adapter.traits.maxEmbeddingInputs).toBeUndefined();
+  });
+});

@@ -45,6 +45,8 @@ export function anthropicHarness(): ContractHarness {
         Object.assign(body.usage, { input_tokens: 200, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 20 });
         return { status: 200, body };
       }
+      case 'embed':
+        throw new Error('the anthropic harness declares embed as not expressible');
     }
   }
 
@@ -74,6 +76,7 @@ export function anthropicHarness(): ContractHarness {
         whenSent,
         sent: () => upstream.count(PATH),
         ...(c === 'success' ? { usage: { inputTokens: 505, outputTokens: 41 } } : {}),
+        ...(c === 'cached_usage' ? { usage: EXPECT.cachedUsage } : {}),
         ...(c === 'stream_success' ? { usage: { inputTokens: 11, outputTokens: 6 } } : {}),
         checkSent() {
           const body = upstream.requests[0]?.body;
@@ -83,6 +86,8 @@ export function anthropicHarness(): ContractHarness {
         },
       };
     },
-    cannotExpress: {},
+    cannotExpress: {
+      embed: 'Anthropic has no embeddings API: the adapter has no embed() and its traits no maxEmbeddingInputs',
+    },
   };
 }

@@ -24,6 +24,7 @@ export const CONTRACT_CASES = [
   'stream_tool_call',
   'json_output',
   'cached_usage',
+  'embed',
 ] as const;
 
 export type ContractCase = (typeof CONTRACT_CASES)[number];
@@ -38,6 +39,7 @@ export const EXPECT = {
   toolCall: { name: 'get_weather', arguments: { city: 'Paris' } },
   object: { city: 'Paris', tempC: 21 },
   cachedUsage: { inputTokens: 1200, outputTokens: 20, cachedInputTokens: 1000 } satisfies Usage,
+  embedInput: ['alpha', 'beta', 'gamma'],
   retryAfterMs: {
     rate_limited_retry_after_ms: 1500,
     rate_limited_retry_after_seconds: 7000,
@@ -86,6 +88,10 @@ export interface Arranged {
   whenSent?: Promise<void>;
   /** The exact usage the scripted answer reports; without it the suite checks that usage is counted. */
   usage?: Usage;
+  /** The cache reads the scripted answer reports, when not `EXPECT.cachedUsage`'s (a provider whose prompt count is computed). */
+  cachedInputTokens?: number;
+  /** The vectors the scripted embeddings answer holds, in input order (the suite checks the order). */
+  vectors?: number[][];
   /** Checks of what was sent, in the provider's own wire format (e.g. its structured-output field). */
   checkSent?(): void;
 }

@@ -3,12 +3,12 @@ import type { FakeAdapter } from '../fake/adapter.js';
 import { adapterFor, fixedClock } from '../test-support/adapter-harness.js';
 import { CONTRACT_NOW_MS, EXPECT, type Arranged, type ContractCase, type ContractHarness } from './cases.js';
 
-const NO_TOOL_STEP = "the fake's script (fakeStepSchema in src/config/schema.ts) has no step that answers with a tool call";
+const FAKE_CACHED = 4;
 
 /**
  * The in-process `fake` adapter in the contract, scripted with its stable `script` steps. It has no
  * wire, so every wait-hint form is the one scripted `retryAfterMs`, and a reset connection is a
- * scripted `transport` failure.
+ * scripted `transport` failure; tool calls and cache reads are scripted steps too.
  */
 export function fakeHarness(): ContractHarness {
   function stepsFor(c: ContractCase): FakeStep[] {
@@ -34,8 +34,10 @@ export function fakeHarness(): ContractHarness {
       case 'json_output': return [{ text: JSON.stringify(EXPECT.object) }];
       case 'tool_call':
       case 'stream_tool_call':
-      case 'cached_usage':
-        throw new Error(`the fake harness declares ${c} as not expressible`);
+        return [{ toolCalls: [{ id: 'call_f1', ...EXPECT.toolCall }] }];
+      // The fake counts the prompt itself ("Say hello." is about 10 tokens): 4 of them read from the cache.
+      case 'cached_usage': return [{ text: 'ok', usage: { cachedInputTokens: FAKE_CACHED } }];
+      case 'embed': return ['ok'];
     }
   }
 
@@ -44,12 +46,8 @@ export function fakeHarness(): ContractHarness {
     model: 'fake-model',
     arrange(c: ContractCase): Arranged {
       const adapter = adapterFor('fake', { type: 'fake', script: stepsFor(c) }, fixedClock(CONTRACT_NOW_MS)) as FakeAdapter;
-      return { adapter, sent: () => adapter.requests.length, whenSent: Promise.resolve() };
+      return { adapter, sent: () => adapter.requests.length + adapter.embedRequests.length, whenSent: Promise.resolve(), ...(c === 'cached_usage' ? { cachedInputTokens: FAKE_CACHED } : {}) };
     },
-    cannotExpress: {
-      tool_call: NO_TOOL_STEP,
-      stream_tool_call: NO_TOOL_STEP,
-      cached_usage: "the fake computes usage from the text (no step sets cache counters)",
-    },
+    cannotExpress: {},
   };
 }

@@ -2,11 +2,16 @@ import { compatibleInsufficientCredits, compatibleRateLimitNullCode, openaiBodie
 import { openaiErrorFrame, openaiSse } from '../../test/support/sse.js';
 import { startUpstream, type Reply, type Upstream } from '../../test/support/upstream.js';
 import { adapterFor, fixedClock } from '../test-support/adapter-harness.js';
-import { openaiFinishChunk, openaiRoleChunk, openaiTextChunk, openaiToolChunk, openaiToolCompletion, openaiUsageChunk } from '../test-support/wire.js';
+import {
+  openaiEmbeddings, openaiFinishChunk, openaiRoleChunk, openaiTextChunk, openaiToolChunk, openaiToolCompletion, openaiUsageChunk,
+} from '../test-support/wire.js';
 import { CONTRACT_NOW_MS, EXPECT, type Arranged, type ContractCase, type ContractHarness } from './cases.js';
 import { expect } from 'vitest';
 
 const PATH = '/v1/chat/completions';
+const EMBED_PATH = '/v1/embeddings';
+/** Vectors answered out of order (index 2 first), so the suite sees them put back in input order. */
+const VECTORS = [[1, 0], [0, 1], [0.5, 0.25]];
 
 /**
  * The `openai` and `openai-compatible` adapters in the contract: the real openai SDK against a
@@ -57,6 +62,8 @@ export function openAIHarness(type: 'openai' | 'openai-compatible'): ContractHar
         Object.assign(body.usage, { prompt_tokens: 1200, completion_tokens: 20, total_tokens: 1220, prompt_tokens_details: { cached_tokens: 1000, audio_tokens: 0 } });
         return { status: 200, body };
       }
+      case 'embed':
+        return { status: 200, body: openaiEmbeddings([{ index: 2, embedding: VECTORS[2]! }, { index: 0, embedding: VECTORS[0]! }, { index: 1, embedding: VECTORS[1]! }]) };
     }
   }
 
@@ -76,7 +83,8 @@ export function openAIHarness(type: 'openai' | 'openai-compatible'): ContractHar
     arrange(c: ContractCase): Arranged {
       upstream.reset();
       const reply = replyFor(c);
-      if (reply) upstream.script(PATH, reply);
+      const path = c === 'embed' ? EMBED_PATH : PATH;
+      if (reply) upstream.script(path, reply);
       const whenSent = new Promise<void>((resolve) => {
         onHang = resolve;
       });
@@ -84,8 +92,10 @@ export function openAIHarness(type: 'openai' | 'openai-compatible'): ContractHar
       return {
         adapter,
         whenSent,
-        sent: () => upstream.count(PATH),
+        sent: () => upstream.count(path),
+        ...(c === 'embed' ? { vectors: VECTORS } : {}),
         ...(c === 'success' ? { usage: { inputTokens: 19, outputTokens: 10 } } : {}),
+        ...(c === 'cached_usage' ? { usage: EXPECT.cachedUsage } : {}),
         ...(c === 'stream_success' ? { usage: { inputTokens: 17, outputTokens: 10 } } : {}),
         checkSent() {
           const body = upstream.requests[0]?.body;
