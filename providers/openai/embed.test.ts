@@ -85,6 +85,13 @@ describe('query parameters and Azure OpenAI', () => {
     expect(server.requests.map((r) => r.url)).toEqual(['/v1/chat/completions?tenant=a%20b', '/v1/embeddings?tenant=a%20b']);
   });
 
+  it('reads query from the provider config', async () => {
+    const server = await serve(() => ({ body: openaiCompletion('ok') }));
+    const adapter = adapterFor('azure', { type: 'openai', apiKey: 'k', baseURL: `${server.url}/openai/v1`, query: { 'api-version': 'preview' } });
+    await adapter.chat({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }, signal());
+    expect(server.requests[0]!.url).toBe('/openai/v1/chat/completions?api-version=preview');
+  });
+
   it('talks to Azure OpenAI through the SDK\'s Azure client: deployment path, api-version, api-key header', async () => {
     const server = await serve((req) => ({ body: req.url.includes('embeddings') ? openaiEmbeddings([{ index: 0, embedding: [1] }]) : openaiCompletion('ok') }));
     const adapter = adapterForResolved({ type: 'openai', name: 'azure', azure: true, resolvedApiKey: 'azure-key', baseURL: `${server.url}/openai`, query: { 'api-version': '2024-10-21' } });
