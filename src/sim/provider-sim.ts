@@ -203,7 +203,9 @@ export class ProviderSim {
     stats.tokens.input += answer.inputTokens;
     stats.tokens.output += answer.outputTokens;
     const slowMs = rule?.fault === 'slow_first_byte' ? rule.delayMs ?? PROVIDER_DEFAULTS.slowFirstByteMs : 0;
-    const headers = this.wire.headers({ ...x.ctx, processingMs: now() - arrivedAtMs + x.baseMs }, limiter.snapshot(x.nowMs));
+    // Only Anthropic's output window changed since admission (the refund); OpenAI's snapshot stands.
+    const snapshot = this.type === 'anthropic' ? limiter.snapshot(x.nowMs) : admitted.snapshot;
+    const headers = this.wire.headers({ ...x.ctx, processingMs: now() - arrivedAtMs + x.baseMs }, snapshot);
     const ids: AnswerIds = { id: x.answerId, createdS: Math.floor(x.nowMs / 1000), fingerprint: this.fingerprint };
     const perTokenMs = options.latency?.perTokenMs ?? 0;
 
