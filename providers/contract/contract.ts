@@ -82,15 +82,24 @@ const CHECKS: Record<ContractCase, Check | { chat: Check; stream: Check }> = {
   auth: failing('auth'),
   context_length: failing('context_length'),
   reset_connection: failing('transport'),
-  async abort(arranged, c, model) {
-    const controller = new AbortController();
-    const pending = arranged.adapter.chat(contractRequest(c, model), { signal: controller.signal });
-    const settled = pending.then(() => undefined, (err: unknown) => err);
-    await arranged.whenSent;
-    controller.abort();
-    const err = await settled;
-    expect(err).toBeInstanceOf(RouterError);
-    expect((err as RouterError).kind).toBe('aborted');
+  abort: {
+    async chat(arranged, c, model) {
+      const controller = new AbortController();
+      const settled = arranged.adapter.chat(contractRequest(c, model), { signal: controller.signal }).then(() => undefined, (err: unknown) => err);
+      await arranged.whenSent;
+      controller.abort();
+      expect(await settled).toMatchObject({ kind: 'aborted' });
+      expect((await settled) instanceof RouterError).toBe(true);
+    },
+    async stream(arranged, c, model) {
+      const controller = new AbortController();
+      const events = arranged.adapter.stream(contractRequest(c, model), { signal: controller.signal })[Symbol.asyncIterator]();
+      const settled = events.next().then(() => undefined, (err: unknown) => err);
+      await arranged.whenSent;
+      controller.abort();
+      expect(await settled).toMatchObject({ kind: 'aborted' });
+      expect((await settled) instanceof RouterError).toBe(true);
+    },
   },
   async cut_stream(arranged, c, model) {
     const { events, error } = await drain(arranged.adapter, contractRequest(c, model));
