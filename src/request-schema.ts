@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TIMER_MS } from './clock.js';
 import { formatIssues } from './config/resolve-config.js';
 import { RouterError } from './errors.js';
 import { isZodSchema } from './schema-input.js';
@@ -54,7 +55,7 @@ const toolSchema = z.object({
   strict: z.boolean().optional(),
 }).strict();
 
-const positiveMs = z.number().positive().finite();
+const positiveMs = z.number().positive().max(MAX_TIMER_MS, { message: `at most ${MAX_TIMER_MS} ms (about 24.8 days): a longer timer overflows` });
 
 const requestSchema = z.object({
   chain: z.string().min(1).optional(),
@@ -90,7 +91,7 @@ const requestSchema = z.object({
 const PLAIN_KEYS = new Set(['chain', 'messages', 'maxTokens', 'temperature', 'tenant', 'idempotencyKey', 'signal', 'timeoutMs', 'firstTokenTimeoutMs', 'cache']);
 const PLAIN_ROLES = new Set(['system', 'user', 'assistant', 'developer']);
 const optionalText = (v: unknown) => v === undefined || (typeof v === 'string' && v.length > 0);
-const optionalPositive = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v) && v > 0);
+const optionalPositive = (v: unknown) => v === undefined || (typeof v === 'number' && v > 0 && v <= MAX_TIMER_MS);
 
 /**
  * The common case without zod: true only for a plain text call the schema accepts as it is (zod's

@@ -22,8 +22,9 @@ import { StallGuard } from './policy/stall-guard.js';
 import { buildTargets, type TargetRuntime } from './policy/target-runtime.js';
 import { Tenants } from './policy/tenants.js';
 import { validateEmbedRequest, validateRequest } from './request-schema.js';
-import type { Call, Runtime } from './runtime.js';
+import { ActiveCalls, type Call, type Runtime } from './runtime.js';
 import { memoryStore } from './store/memory-store.js';
+import { withFallback } from './store/fallback-store.js';
 import { redisStore } from './store/redis-store.js';
 import type { StateStore } from './store/state-store.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
@@ -79,6 +80,11 @@ export interface RouterInternals {
 /** The key under which a router carries its internals for `switchyard-llm/testing`. */
 export const INTERNALS: unique symbol = Symbol.for('switchyard.internals') as never;
 
+/** An iterator whose first step throws `err`. */
+async function* failing(err: unknown): AsyncGenerator<StreamEvent> {
+  throw err;
+}
+
 const EMBED_NEEDS: readonly Capability[] = Object.freeze(['embeddings']);
 
 /** A request no target of its chain can carry fails before anything is sent, naming what is missing where. */
@@ -100,17 +106,24 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const logger = options.logger ?? createLogger(resolved.log.level);
   const clock = options.clock ?? systemClock;
   const events = new EventHub((event, err) => logger.warn({ event, err: String(err) }, 'event listener threw'));
+  // A shared store sits behind a breaker of its own: calls go on without it (or fail at once) while it is down.
+  const store = withFallback(options.store
+    ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore()), {
+    clock, logger, onUnavailable: resolved.store.type === 'redis' ? resolved.store.onUnavailable : undefined,
+    onStateChange: (change) => events.emit('store', change),
+  });
   const breakers = new Breakers(resolved.breaker, clock, (key, state, by) => {
     logger.warn({ breaker: key, state, callId: by?.id }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
     events.emit('breaker', by ? { key, state, callId: by.id, tenant: by.tenant.name } : { key, state });
-  });
+  }, store);
   const adapters = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger }));
-  const store = options.store
-    ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore());
+  const closer = new AbortController();
   const rt: Runtime = {
     config: resolved, chains: buildTargets(resolved, adapters, breakers), clock, events, logger, store,
-    admission: new Admission(store, clock),
+    admission: new Admission(store, clock, closer.signal),
+    closing: closer.signal,
+    active: new ActiveCalls(),
     stallGuard: new StallGuard(clock),
     random: options.random ?? Math.random,
     retryPolicy: { ...resolved.retry, parkMs: resolved.quota.parkMs },
@@ -119,6 +132,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const tenants = new Tenants(resolved.tenants);
   const idempotency = new Idempotency(store, clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);
   let closed = false;
+  let closing: Promise<void> = Promise.resolve();
 
   // Call ids: unique per process (a random prefix per router, then a counter), cheap to make.
   const callPrefix = `${randomBytes(3).toString('hex')}-`;
@@ -181,14 +195,16 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   }
 
   function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
-    if (request?.idempotencyKey !== undefined) {
+    // Bad input is refused here, at once, as a RouterError (never a TypeError, whatever was passed);
+    // every failure after this is thrown from the iteration.
+    if ((request as ChatRequest | undefined)?.idempotencyKey !== undefined) {
       throw new RouterError('invalid_request', 'idempotencyKey is supported by router.chat only: a stream cannot be replayed');
     }
     const call = begin(request, 'stream');
     let iterated = false;
     return {
       [Symbol.asyncIterator]: () => {
-        if (iterated) throw new RouterError('invalid_request', 'a stream can be iterated once; call router.stream() again');
+        if (iterated) return failing(new RouterError('invalid_request', 'a stream can be iterated once; call router.stream() again'));
         iterated = true;
         return events.has('call') ? observeStream(rt, call, streamCall(rt, call)) : streamCall(rt, call);
       },
@@ -203,13 +219,20 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     breakerStates: () => breakers.states(),
     config: resolved,
     async close() {
-      if (closed) return;
+      if (closed) return closing;
       closed = true;
-      breakers.shutdown();
-      rt.stallGuard.stop();
-      events.clear();
-      await Promise.all([...adapters.values()].map((a) => a.close()));
-      await store.close();
+      closing = (async () => {
+        // Every wait and every abortable attempt ends now; a plain attempt already on the wire
+        // finishes (within its provider's timeoutMs) and nothing starts after it.
+        closer.abort(new RouterError('aborted', 'router closed'));
+        await rt.active.drained();
+        breakers.shutdown();
+        rt.stallGuard.stop();
+        events.clear();
+        await Promise.all([...adapters.values()].map((a) => a.close()));
+        await store.close();
+      })();
+      return closing;
     },
   };
   Object.defineProperty(router, INTERNALS, { value: { adapters, runtime: rt } satisfies RouterInternals, enumerable: false });

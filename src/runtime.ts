@@ -27,6 +27,33 @@ export interface Runtime {
   retryPolicy: NextStepPolicy;
   /** Hides every configured API key (and anything shaped like one) in a text. */
   redact: (text: string) => string;
+  /** Fires when the router closes: waits and abortable attempts end at once (`aborted`). */
+  closing: AbortSignal;
+  /** Calls running now; `close()` waits for them. */
+  active: ActiveCalls;
+}
+
+/** Counts the calls in flight, and tells `close()` when the last one ends. */
+export class ActiveCalls {
+  private count = 0;
+  private idle: (() => void) | undefined;
+
+  enter(): void {
+    this.count++;
+  }
+
+  leave(): void {
+    if (--this.count === 0 && this.idle) {
+      this.idle();
+      this.idle = undefined;
+    }
+  }
+
+  /** Resolves once no call is in flight. */
+  drained(): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.idle = resolve));
+  }
 }
 
 /** One call to `chat`, `stream` or `embed`, from validation to result. */

@@ -42,7 +42,15 @@ export const chatKind: CallKind<ProviderRequest, ChatValue> = {
 
 /** Sends a chat call down its chain and shapes the answer. */
 export async function chatCall(rt: Runtime, call: Call<ChatRequest>): Promise<ChatResult> {
-  const { value, target } = await runChain(rt, call, chatKind);
+  rt.active.enter();
+  try {
+    return shape(rt, call, await runChain(rt, call, chatKind));
+  } finally {
+    rt.active.leave();
+  }
+}
+
+function shape(rt: Runtime, call: Call<ChatRequest>, { value, target }: { value: ChatValue; target: TargetRuntime }): ChatResult {
   const result: ChatResult = {
     text: value.text,
     toolCalls: value.toolCalls,

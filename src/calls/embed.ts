@@ -57,6 +57,15 @@ function batchCall(parent: Call<EmbedRequest>, batch: Batch, targets: readonly T
  * it (one answer's vectors always come from one model); vectors come back in input order.
  */
 export async function embedCall(rt: Runtime, call: Call<EmbedRequest>): Promise<EmbedResult> {
+  rt.active.enter();
+  try {
+    return await embedBatches(rt, call);
+  } finally {
+    rt.active.leave();
+  }
+}
+
+async function embedBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<EmbedResult> {
   const { input, dimensions } = call.request;
   const inputs = typeof input === 'string' ? [input] : input;
   const ceiling = Math.min(...call.targets.map((t) => t.adapter.traits.maxEmbeddingInputs ?? Infinity));

@@ -77,6 +77,7 @@ function interruption(err: unknown, scope: AttemptScope, call: Call, where: { pr
   const facts = { ...where, attempts: call.attempts, cause: err };
   if (scope.cause === 'caller') return new RouterError('aborted', 'stream aborted by the caller', facts);
   if (scope.cause === 'deadline') return new RouterError('timeout', `call deadline of ${call.timeoutMs} ms passed mid-stream`, facts);
+  if (scope.cause === 'closed') return new RouterError('aborted', 'router closed mid-stream', facts);
   if (scope.cause === 'attempt_timeout') return new RouterError('timeout', `stream stalled: no chunk for ${idleMs} ms`, facts);
   const error = err instanceof RouterError ? err : new RouterError('transport', String(err), facts);
   return error.with({ attempts: call.attempts });
@@ -103,6 +104,15 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
  * cut off before its end is never emitted as complete.
  */
 export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGenerator<StreamEvent> {
+  rt.active.enter();
+  try {
+    yield* streamTarget(rt, call);
+  } finally {
+    rt.active.leave();
+  }
+}
+
+async function* streamTarget(rt: Runtime, call: Call<ChatRequest>): AsyncGenerator<StreamEvent> {
   const { clock } = rt;
   const { value: open, target: runtime, lease } = await runChain(rt, call, streamKind);
   const target = runtime.target;

@@ -66,6 +66,12 @@ const providerBase = {
   headers: z.record(z.string(), z.string()).optional(),
   /** Query parameters sent with every request (Azure OpenAI's `api-version`). */
   query: z.record(z.string(), z.string()).optional(),
+  /**
+   * OpenAI-speaking providers: talk to Azure OpenAI through the SDK's Azure client (the `api-key`
+   * header, `/deployments/<model>` paths; the chain's model is the deployment; needs
+   * `query['api-version']`). Anthropic ignores it. @default false
+   */
+  azure: z.boolean().optional(),
   limits: limitsSchema.optional(),
 };
 
@@ -188,6 +194,11 @@ export const breakerSchema = z.object({
    * once anyway, as far as adaptive throttling of its recent failures allows. @default true
    */
   lastResort: z.boolean().default(DEFAULTS.breaker.lastResort),
+  /**
+   * With a shared (Redis) store: one breaker state and one half-open probe for every process, each
+   * still judging by its own rolling window. With a store of this process only, nothing changes. @default false
+   */
+  shared: z.boolean().default(DEFAULTS.breaker.shared),
 }).strict();
 
 export const configSchema = z.object({
@@ -216,6 +227,11 @@ export const configSchema = z.object({
       url: z.string().min(1),
       /** Prepended to every key, so several apps can share one Redis. @default 'switchyard:' */
       keyPrefix: z.string().min(1).optional(),
+      /**
+       * While Redis is unreachable: `local` continues every call on process-local state (budgets then
+       * hold per process, not for the fleet); `fail` fails calls as `transport` at once. @default 'local'
+       */
+      onUnavailable: z.enum(['local', 'fail']).default(DEFAULTS.store.onUnavailable),
     }).strict(),
   ]).default({ type: 'memory' }),
   /** Embeddings: which models give vectors of one space, so one `embed` chain may fall through between them. */

@@ -63,8 +63,18 @@ export function redactErrorChain<E>(err: E, redact: (text: string) => string): E
         if (clean !== e[field]) Object.defineProperty(e, field, { value: clean, writable: true, configurable: true, enumerable: field === 'message' && Object.prototype.propertyIsEnumerable.call(e, field) });
       }
     }
-    if (typeof e.error === 'object' && e.error !== null) redactValue(e.error, redact, 4);
-    else if (typeof e.error === 'string') e.error = redact(e.error);
+    // Every other field an SDK error keeps of the upstream's words (`error`, Anthropic's `apiMessage`, ...).
+    for (const key of Object.keys(e)) {
+      if (key === 'cause' || key === 'headers') continue;
+      const v = (e as Record<string, unknown>)[key];
+      if (typeof v === 'string' || (typeof v === 'object' && v !== null)) {
+        try {
+          (e as Record<string, unknown>)[key] = redactValue(v, redact, 4);
+        } catch {
+          // A read-only field: it stays as it is.
+        }
+      }
+    }
     current = e.cause;
   }
   return err;

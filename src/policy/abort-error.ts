@@ -8,5 +8,6 @@ export function abortError(cause: AbortCause, call: Call, target: TargetRuntime,
   const facts = { provider: target.target.provider, model: target.target.model, attempts: call.attempts, cause: original };
   if (cause === 'caller') return new RouterError('aborted', 'call aborted by the caller', facts);
   if (cause === 'deadline') return new RouterError('timeout', `call deadline of ${call.timeoutMs} ms passed`, facts);
+  if (cause === 'closed') return new RouterError('aborted', 'router closed while the call was in flight', facts);
   return original;
 }

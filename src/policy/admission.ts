@@ -85,7 +85,7 @@ export class Lease {
 export class Admission {
   private readonly queues = new Map<string, FairQueue>();
 
-  constructor(private readonly store: StateStore, private readonly clock: Clock) {}
+  constructor(private readonly store: StateStore, private readonly clock: Clock, private readonly closing?: AbortSignal) {}
 
   /**
    * Waits for room for one attempt, or says why there is none. With the memory store and room to
@@ -182,6 +182,7 @@ export class Admission {
         waiter.done = true;
         timer?.clear();
         signal?.removeEventListener('abort', onAbort);
+        this.closing?.removeEventListener('abort', onAbort);
         queue.remove(waiter);
         resolve(result);
       };
@@ -194,6 +195,8 @@ export class Admission {
       const onAbort = () => finish({ ok: false, reason: 'aborted' });
       timer = this.clock.setTimer(Math.max(0, maxWait), () => finish(byDeadline ? { ok: false, reason: 'deadline' } : last));
       signal?.addEventListener('abort', onAbort, { once: true });
+      // A closing router ends every wait at once, as an abort.
+      this.closing?.addEventListener('abort', onAbort, { once: true });
       queue.enqueue(waiter);
     });
   }

@@ -21,7 +21,7 @@ function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admi
   const { rt, call, target } = a;
   const where = { provider: target.target.provider, model: target.target.model };
   if (!admitted.ok) {
-    if (admitted.reason === 'aborted') throw abortError('caller', call, target, new RouterError('aborted', 'aborted', where));
+    if (admitted.reason === 'aborted') throw abortError(rt.closing.aborted && !call.signal?.aborted ? 'closed' : 'caller', call, target, new RouterError('aborted', 'aborted', where));
     if (admitted.reason === 'deadline') throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', where));
     const why = admitted.reason === 'too_large' ? 'the request is larger than its whole token budget' : `its ${admitted.reason} budget is full`;
     return recordSkip(rt, call, target, { kind: 'local_limit', message: `${target.target.key} skipped: ${why} (${admitted.budget})`, availableInMs: admitted.retryInMs, code: admitted.reason });

@@ -1,7 +1,7 @@
 import type { Clock, Timer } from '../clock.js';
 
 /** Why an attempt's signal fired: the caller aborted, the call's deadline passed, or the attempt ran too long. */
-export type AbortCause = 'caller' | 'deadline' | 'attempt_timeout' | 'released';
+export type AbortCause = 'caller' | 'deadline' | 'attempt_timeout' | 'released' | 'closed';
 
 /** The signal one attempt runs under, and why it fired. */
 export interface AttemptScope {
@@ -30,6 +30,8 @@ export interface AttemptScope {
 export interface AttemptScopeOptions {
   clock: Clock;
   callerSignal?: AbortSignal;
+  /** The router's: fires when the router closes, ending the attempt with cause `closed`. */
+  closeSignal?: AbortSignal;
   attemptTimeoutMs: number;
   /** Milliseconds until the call's overall deadline, if it has one. */
   deadlineInMs?: number;
@@ -40,7 +42,7 @@ export interface AttemptScopeOptions {
  * deadline, or the attempt timeout. One timer (cleared, or refreshed while a stream flows) and one
  * removed listener: an `AbortSignal.timeout` per request would keep its timer alive until it fires.
  */
-export function attemptScope({ clock, callerSignal, attemptTimeoutMs, deadlineInMs }: AttemptScopeOptions): AttemptScope {
+export function attemptScope({ clock, callerSignal, closeSignal, attemptTimeoutMs, deadlineInMs }: AttemptScopeOptions): AttemptScope {
   const controller = new AbortController();
   const deadlineAt = deadlineInMs === undefined ? undefined : clock.now() + deadlineInMs;
   let cause: AbortCause | undefined;
@@ -64,11 +66,16 @@ export function attemptScope({ clock, callerSignal, attemptTimeoutMs, deadlineIn
     );
   };
   const onCallerAbort = () => fire('caller', callerSignal!.reason);
+  const onClose = () => fire('closed', new Error('router closed'));
 
   arm(attemptTimeoutMs);
   if (callerSignal) {
     if (callerSignal.aborted) onCallerAbort();
     else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+  }
+  if (closeSignal) {
+    if (closeSignal.aborted) onClose();
+    else closeSignal.addEventListener('abort', onClose, { once: true });
   }
 
   return {
@@ -95,6 +102,7 @@ export function attemptScope({ clock, callerSignal, attemptTimeoutMs, deadlineIn
     dispose() {
       timer?.clear();
       callerSignal?.removeEventListener('abort', onCallerAbort);
+      closeSignal?.removeEventListener('abort', onClose);
     },
   };
 }

@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Clock, Timer } from '../clock.js';
 import type { BreakerPolicy } from '../config/index.js';
+import { hasBreakerState } from '../store/breaker-state.js';
+import type { StateStore } from '../store/state-store.js';
 import { AdaptiveThrottle } from './adaptive-throttle.js';
 import { CircuitBreaker, type BreakerCause, type BreakerState } from './circuit-breaker.js';
+import type { SharedBreakerOptions } from './shared-breaker.js';
 
 /** A breaker and the adaptive throttle that rations last-resort attempts past it (same key). */
 export interface BreakerPair {
@@ -12,15 +16,22 @@ export interface BreakerPair {
 
 /**
  * Every breaker of one router, keyed by provider (or by `provider:model` with `scope: 'target'`),
- * made when the router is built, sharing one bucket-rotation timer on the router's clock.
+ * made when the router is built, sharing one bucket-rotation timer on the router's clock. With
+ * `breaker.shared` and a shared store, each breaker also follows the fleet's state, read on every
+ * rotation (see shared-breaker.ts); with a store of this process only, the option changes nothing.
  */
 export class Breakers {
   private readonly byKey = new Map<string, BreakerPair>();
   private readonly rotate = new EventEmitter();
   private readonly bucketMs: number;
   private timer: Timer | undefined;
+  private readonly shared: SharedBreakerOptions | undefined;
 
-  constructor(private readonly policy: BreakerPolicy, private readonly clock: Clock, private readonly onStateChange: (key: string, state: BreakerState, by?: BreakerCause) => void) {
+  constructor(
+    private readonly policy: BreakerPolicy, private readonly clock: Clock,
+    private readonly onStateChange: (key: string, state: BreakerState, by?: BreakerCause) => void, store?: StateStore,
+  ) {
+    if (policy.shared && store?.shared && hasBreakerState(store)) this.shared = { store, processId: randomBytes(6).toString('hex') };
     this.rotate.setMaxListeners(0);
     this.bucketMs = Math.max(1, Math.floor(policy.windowMs / 10));
     this.tick();
@@ -36,7 +47,7 @@ export class Breakers {
     let pair = this.byKey.get(key);
     if (!pair) {
       pair = {
-        breaker: new CircuitBreaker(key, this.policy, { clock: this.clock, rotate: this.rotate, onStateChange: this.onStateChange }),
+        breaker: new CircuitBreaker(key, this.policy, { clock: this.clock, rotate: this.rotate, onStateChange: this.onStateChange, shared: this.shared }),
         throttle: new AdaptiveThrottle(this.policy.windowMs),
       };
       this.byKey.set(key, pair);
@@ -60,6 +71,7 @@ export class Breakers {
   private tick(): void {
     this.timer = this.clock.setTimer(this.bucketMs, () => {
       this.rotate.emit('rotate');
+      if (this.shared) for (const { breaker } of this.byKey.values()) breaker.refreshShared();
       this.tick();
     }, { unref: true });
   }

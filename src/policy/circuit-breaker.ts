@@ -3,6 +3,8 @@ import Opossum from 'opossum';
 import { MAX_TIMER_MS, type Clock, type Timer } from '../clock.js';
 import type { BreakerPolicy } from '../config/index.js';
 import type { BreakerOutcome } from '../decide/breaker-verdict.js';
+import type { SharedBreakerState } from '../store/breaker-state.js';
+import { SharedBreakerLink, type SharedBreakerOptions } from './shared-breaker.js';
 
 export type { BreakerOutcome } from '../decide/breaker-verdict.js';
 
@@ -18,6 +20,8 @@ export interface CircuitBreakerOptions {
   /** One emitter that rotates every breaker's buckets, instead of a timer per breaker. */
   rotate: EventEmitter;
   onStateChange: (key: string, state: BreakerState, by?: BreakerCause) => void;
+  /** `breaker.shared: true`: one state and one half-open probe for every process on the store. */
+  shared?: SharedBreakerOptions;
 }
 
 /** The call whose outcome changed a breaker's state. */
@@ -46,6 +50,8 @@ export class CircuitBreaker {
   private failuresInARow = 0;
   /** The call being recorded, named on the state changes it causes. */
   private cause: BreakerCause | undefined;
+  /** The fleet's breaker of the same key, with `breaker.shared`. */
+  private readonly link: SharedBreakerLink | undefined;
 
   constructor(readonly key: string, private readonly policy: BreakerPolicy, private readonly options: CircuitBreakerOptions) {
     this.clock = options.clock;
@@ -63,6 +69,7 @@ export class CircuitBreaker {
     });
     // opossum opens itself when the window's failures cross the threshold.
     this.breaker.on('open', () => this.open());
+    if (options.shared) this.link = new SharedBreakerLink(key, options.shared, this.clock, policy.resetTimeoutMs, (s) => this.adopt(s));
   }
 
   get state(): BreakerState {
@@ -73,15 +80,16 @@ export class CircuitBreaker {
   /** Whether `permit()` would hand out a pass now, without taking it (checked before queueing for budgets). */
   admits(): boolean {
     this.catchUp();
-    return this.phase === 'closed' || (this.phase === 'halfOpen' && !this.probeOut);
+    return this.phase === 'closed' || (this.phase === 'halfOpen' && !this.probeOut && this.mayProbe());
   }
 
   /** A pass to send one request, or undefined: open, or half-open with its probe already out. */
   permit(): BreakerPermit | undefined {
     this.catchUp();
     if (this.phase === 'closed') return 'closed';
-    if (this.phase === 'open' || this.probeOut) return undefined;
+    if (this.phase === 'open' || this.probeOut || !this.mayProbe()) return undefined;
     this.probeOut = true;
+    this.link?.usedProbe();
     return 'probe';
   }
 
@@ -122,30 +130,68 @@ export class CircuitBreaker {
     return Math.max(0, this.reopenAtMs - this.clock.now());
   }
 
+  /** With `breaker.shared`: adopts the fleet's state (or publishes what the store missed); called on each bucket rotation. */
+  refreshShared(): void {
+    this.link?.refresh();
+  }
+
   shutdown(): void {
     this.reopenTimer?.clear();
+    this.link?.stop();
     this.breaker.shutdown();
   }
 
+  /** Opens on this process's own verdict (and, shared, tells the fleet). */
   private open(): void {
+    const untilMs = this.clock.now() + this.policy.resetTimeoutMs;
+    this.openUntil(untilMs);
+    this.link?.publishOpen(untilMs);
+  }
+
+  private openUntil(untilMs: number): void {
     this.reopenTimer?.clear();
     const wasOpen = this.phase === 'open';
     this.phase = 'open';
     this.probeOut = false;
-    this.reopenAtMs = this.clock.now() + this.policy.resetTimeoutMs;
+    this.reopenAtMs = untilMs;
     // Only the state change is timed; a call that comes first sees it anyway (catchUp).
-    this.reopenTimer = this.clock.setTimer(this.policy.resetTimeoutMs, () => this.catchUp(), { unref: true });
+    this.reopenTimer = this.clock.setTimer(untilMs - this.clock.now(), () => this.catchUp(), { unref: true });
     if (!this.breaker.opened) this.breaker.open();
     if (!wasOpen) this.options.onStateChange(this.key, 'open', this.cause);
   }
 
-  private close(): void {
+  private close(publish = true): void {
     this.reopenTimer?.clear();
     this.phase = 'closed';
     this.probeOut = false;
     this.failuresInARow = 0;
     this.breaker.close();
     this.options.onStateChange(this.key, 'closed', this.cause);
+    if (publish) this.link?.publishClose();
+  }
+
+  /** Half-open, an unshared breaker always may probe; a shared one only while it holds the fleet's probe. */
+  private mayProbe(): boolean {
+    if (!this.link || this.link.holdsProbe()) return true;
+    this.link.requestProbe();
+    return false;
+  }
+
+  /** Takes on the fleet's state (`breaker.shared`): nothing is published back. */
+  private adopt(s: SharedBreakerState): void {
+    if (s.state === 'closed') {
+      if (this.phase !== 'closed') this.close(false);
+      return;
+    }
+    const untilMs = s.untilMs ?? 0;
+    if (untilMs > this.clock.now()) {
+      if (this.phase !== 'open' || this.reopenAtMs !== untilMs) this.openUntil(untilMs);
+      return;
+    }
+    // The fleet's breaker is half-open (its probe may be out already).
+    if (this.phase === 'closed') this.openUntil(untilMs);
+    else if (this.phase === 'open') this.reopenAtMs = untilMs;
+    this.catchUp();
   }
 
   /** An open breaker whose reset time has come is half-open. */

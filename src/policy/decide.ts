@@ -2,6 +2,7 @@ import { nextStep } from '../decide/next-step.js';
 import { RouterError } from '../errors.js';
 import { targetRef } from '../observe/event-refs.js';
 import { abortError } from './abort-error.js';
+import { sleepUnless } from './sleep.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import type { AttemptValue } from './call-kind.js';
 
@@ -14,7 +15,7 @@ import type { AttemptValue } from './call-kind.js';
 export async function decide<P, T extends AttemptValue>(a: AttemptContext<P, T>): Promise<StepResult<T>> {
   const { rt, call, target, error } = a;
   if (!error) return { ok: true, value: a.value!, lease: a.kind.keepsAttempt ? a.lease : undefined };
-  if (a.cause === 'caller' || a.cause === 'deadline') throw abortError(a.cause, call, target, error);
+  if (a.cause === 'caller' || a.cause === 'deadline' || a.cause === 'closed') throw abortError(a.cause, call, target, error);
 
   const step = nextStep({
     kind: error.kind, code: error.code, retryAfterMs: error.retryAfterMs, attempt: a.attempt,
@@ -29,9 +30,10 @@ export async function decide<P, T extends AttemptValue>(a: AttemptContext<P, T>)
     rt.logger.debug({ callId: call.id, ...ref, attempt: a.attempt, kind: error.kind, status: error.status, code: error.code, delayMs: Math.round(step.delayMs) }, 'retrying the same target');
     if (rt.events.has('retry')) rt.events.emit('retry', { ...targetRef(call, target), attempt: a.attempt, kind: error.kind, delayMs: step.delayMs, hintMs: error.retryAfterMs });
     try {
-      await rt.clock.sleep(step.delayMs, call.signal);
+      await sleepUnless(rt.clock, step.delayMs, call.signal, rt.closing);
     } catch (err) {
-      throw new RouterError('aborted', 'call aborted by the caller', { provider: ref.provider, model: ref.model, attempts: call.attempts, cause: err });
+      const why = rt.closing.aborted ? 'router closed during a retry wait' : 'call aborted by the caller';
+      throw new RouterError('aborted', why, { provider: ref.provider, model: ref.model, attempts: call.attempts, cause: err });
     }
     a.waitedMs = step.delayMs;
     return 'retry';

@@ -1,4 +1,5 @@
 import { missing } from '../calls/capabilities.js';
+import { RouterError } from '../errors.js';
 import { isPromise, type MaybePromise } from '../maybe-promise.js';
 import type { Block } from '../store/state-store.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
@@ -20,6 +21,8 @@ function blockSkip(a: AttemptContext<unknown, AttemptValue>, block: Block): Skip
  */
 export function gate<P, T extends AttemptValue>(a: AttemptContext<P, T>): MaybePromise<StepResult<T>> {
   const { rt, target } = a;
+  // After close() no new attempt starts: no retry, no fall-through.
+  if (rt.closing.aborted) throw new RouterError('aborted', 'router closed: no further attempt is made', { provider: target.target.provider, model: target.target.model, attempts: a.call.attempts });
   if (a.call.needs.length > 0) {
     const lacks = missing(a.call.needs, target.capabilities);
     if (lacks.length > 0) return recordSkip(rt, a.call, target, { kind: 'unsupported', message: `${target.target.key} cannot carry this request: it lacks ${lacks.join(', ')}` });

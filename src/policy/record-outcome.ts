@@ -9,7 +9,7 @@ import type { TargetRuntime } from './target-runtime.js';
 /** How an attempt counts for its breaker and throttle: an abort by the caller or the deadline is no verdict. */
 function outcomeOf(a: AttemptContext<unknown, AttemptValue>): BreakerOutcome {
   if (!a.error) return 'success';
-  if (a.cause === 'caller' || a.cause === 'deadline') return 'neutral';
+  if (a.cause === 'caller' || a.cause === 'deadline' || a.cause === 'closed') return 'neutral';
   return breakerVerdict(a.error.kind);
 }
 
@@ -20,6 +20,8 @@ function outcomeOf(a: AttemptContext<unknown, AttemptValue>): BreakerOutcome {
  */
 export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>): StepResult<T> | Promise<StepResult<T>> {
   const { rt, call, target, value, error } = a;
+  // An adapter that refused a part it cannot carry sent nothing: a skip, not an attempt.
+  if (error?.kind === 'unsupported') return recordRefusal(a, error);
   const now = rt.clock.now();
   const latencyMs = now - a.sentAtMs;
   const outcome = outcomeOf(a as AttemptContext<unknown, AttemptValue>);
@@ -44,6 +46,15 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
   if (!error && a.kind.keepsAttempt) return undefined; // the stream settles its lease at its end
   const settled = a.lease!.settle({ sent: true, usage: value?.usage, rateLimit });
   return settled ? settled.then(() => undefined) : undefined;
+}
+
+function recordRefusal<P, T extends AttemptValue>(a: AttemptContext<P, T>, error: RouterError): StepResult<T> | Promise<StepResult<T>> {
+  a.target.breaker.record(a.permit!, 'neutral', a.call);
+  const { provider, model } = a.target.target;
+  a.call.attempts.push({ provider, model, ok: false, kind: 'unsupported', skipped: true, latencyMs: 0 });
+  if (a.rt.events.has('attempt')) a.rt.events.emit('attempt', { ...targetRef(a.call, a.target), attempt: 0, ok: false, kind: 'unsupported', skipped: true, latencyMs: 0, code: error.code, startedAtMs: a.sentAtMs });
+  const released = a.lease!.settle({ sent: false });
+  return released ? released.then(() => undefined) : undefined;
 }
 
 /**

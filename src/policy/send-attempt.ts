@@ -23,8 +23,10 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
   const deadlineInMs = call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - a.sentAtMs;
   const byDeadline = deadlineInMs !== undefined && deadlineInMs <= a.attemptTimeoutMs;
   const timeoutMs = byDeadline ? Math.max(1, deadlineInMs!) : a.attemptTimeoutMs;
-  const scope = kind.keepsAttempt || call.signal || !rt.clock.isWallClock
-    ? attemptScope({ clock: rt.clock, callerSignal: call.signal, attemptTimeoutMs: a.attemptTimeoutMs, deadlineInMs })
+  // A call with a deadline needs our own timer too: the SDK's covers connect and headers only, so a
+  // body that trickles in after them would overrun the deadline and keep its socket open.
+  const scope = kind.keepsAttempt || call.signal || deadlineInMs !== undefined || !rt.clock.isWallClock
+    ? attemptScope({ clock: rt.clock, callerSignal: call.signal, closeSignal: rt.closing, attemptTimeoutMs: a.attemptTimeoutMs, deadlineInMs })
     : undefined;
   a.value = undefined;
   a.error = undefined;

@@ -310,6 +310,16 @@ describe('content parts and capabilities', () => {
     expect(anthropic()).toBe(1);
   });
 
+  it('skips a target whose adapter refuses a part before sending (a text file on OpenAI) and answers from the next', async () => {
+    const { router, openai, anthropic } = setup();
+    const notes: Message = { role: 'user', content: [{ type: 'text', text: 'Summarise.' }, { type: 'file', data: Buffer.from('meeting notes').toString('base64'), mediaType: 'text/plain', filename: 'notes.txt' }] };
+    const res = await router.chat({ messages: [notes] });
+    expect(res.provider).toBe('anthropic');
+    expect(res.attempts[0]).toMatchObject({ provider: 'openai', kind: 'unsupported', skipped: true });
+    expect([openai(), anthropic()]).toEqual([0, 1]);
+    expect(bodies(ANTHROPIC_PATH)[0].messages[0].content[1]).toMatchObject({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'meeting notes' } });
+  });
+
   it('refuses before any request a call that no target of its chain can carry, naming what is missing', async () => {
     const { router } = setup({
       providers: { local: { type: 'openai-compatible', baseURL: `${up.url}/v1`, capabilities: { images: false, tools: false } } },

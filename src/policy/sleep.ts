@@ -1,0 +1,24 @@
+import type { Clock } from '../clock.js';
+
+/**
+ * Sleeps `ms` on the clock unless one of the signals aborts first (the caller's, the router's
+ * close): then it rejects at once with that signal's reason. Every listener is removed when it
+ * settles. Only a retry wait takes this path, so linking two signals costs nothing on a plain call.
+ */
+export async function sleepUnless(clock: Clock, ms: number, a: AbortSignal | undefined, b: AbortSignal | undefined): Promise<void> {
+  if (!b) return clock.sleep(ms, a);
+  if (!a) return clock.sleep(ms, b);
+  const link = new AbortController();
+  const onA = () => link.abort(a.reason);
+  const onB = () => link.abort(b.reason);
+  if (a.aborted) onA();
+  else if (b.aborted) onB();
+  a.addEventListener('abort', onA, { once: true });
+  b.addEventListener('abort', onB, { once: true });
+  try {
+    await clock.sleep(ms, link.signal);
+  } finally {
+    a.removeEventListener('abort', onA);
+    b.removeEventListener('abort', onB);
+  }
+}
