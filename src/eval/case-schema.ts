@@ -3,7 +3,10 @@ import { formatIssues } from '../config/index.js';
 import type { Message } from '../types.js';
 import type { CaseInput, EvalCase, Expectations, SchemaLike, Scorer } from './case-types.js';
 
-const messageSchema = z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }).strict();
+const objectLike = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected an object' });
+// Messages, tools and formats are checked in full by the router's own request validation when the case runs.
+const messageSchema = z.object({ role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']) }).passthrough();
+const toolCallExpectation = z.object({ name: z.string().min(1), arguments: objectLike.optional() }).strict();
 const nonEmptyStrings = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
 const expectSchema = z.object({
@@ -24,6 +27,8 @@ const expectSchema = z.object({
     message: 'expected a function (answer, ctx) => boolean | number | { pass, reason } (TypeScript cases only)',
   }).optional(),
   minScore: z.number().min(0).max(1).optional(),
+  toolCall: z.union([toolCallExpectation, z.array(toolCallExpectation).min(1)]).optional(),
+  object: objectLike.optional(),
 }).strict();
 
 const caseSchema = z.object({
@@ -36,6 +41,12 @@ const caseSchema = z.object({
     temperature: z.number().min(0).max(2).optional(),
     timeoutMs: z.number().positive().optional(),
   }).strict().optional(),
+  tools: z.array(z.object({ name: z.string().min(1), description: z.string().optional(), parameters: objectLike, strict: z.boolean().optional() }).strict()).min(1).optional(),
+  toolChoice: z.union([z.enum(['auto', 'none', 'required']), z.object({ name: z.string().min(1) }).strict()]).optional(),
+  responseFormat: z.union([
+    z.object({ type: z.literal('json') }).strict(),
+    z.object({ type: z.literal('json_schema'), schema: objectLike, name: z.string().optional(), strict: z.boolean().optional() }).strict(),
+  ]).optional(),
   expect: expectSchema.optional(),
 }).strict();
 
@@ -93,13 +104,23 @@ export function parseCase(input: unknown): ParsedCase {
     if (e.score === undefined) problems.push('expect.minScore: only with score');
     expect.minScore = e.minScore;
   }
+  if (e.toolCall !== undefined) expect.toolCall = Array.isArray(e.toolCall) ? e.toolCall : [e.toolCall];
+  if (e.object !== undefined) {
+    if (!raw.responseFormat) problems.push('expect.object: needs responseFormat (the object is the answer parsed as JSON)');
+    expect.object = e.object;
+  }
+  if (e.toolCall !== undefined && !raw.tools) problems.push('expect.toolCall: needs tools');
   if (problems.length > 0) return { ok: false, problems };
 
-  const messages: Message[] = raw.messages ?? [
+  const messages: Message[] = (raw.messages as Message[] | undefined) ?? [
     ...(raw.system !== undefined ? [{ role: 'system' as const, content: raw.system }] : []),
     { role: 'user' as const, content: raw.prompt! },
-  ];
-  return { ok: true, value: { id: raw.id, messages, options: raw.options ?? {}, expect } };
+  ] as Message[];
+  const value: EvalCase = { id: raw.id, messages, options: raw.options ?? {}, expect };
+  if (raw.tools) value.tools = raw.tools as EvalCase['tools'];
+  if (raw.toolChoice) value.toolChoice = raw.toolChoice;
+  if (raw.responseFormat) value.responseFormat = raw.responseFormat as EvalCase['responseFormat'];
+  return { ok: true, value };
 }
 
 /**

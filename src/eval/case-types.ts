@@ -1,5 +1,5 @@
 import type { Target } from '../config/index.js';
-import type { ChatResult, Message } from '../types.js';
+import type { ChatResult, Message, ResponseFormat, Tool, ToolChoice } from '../types.js';
 
 /** Anything with zod's `safeParse`: a zod schema (any copy of zod), or a JSON Schema converted by the loader. */
 export interface SchemaLike {
@@ -50,6 +50,19 @@ export interface ExpectInput {
   score?: Scorer;
   /** The score a numeric scorer must reach to pass. @default 1 */
   minScore?: number;
+  /**
+   * The answer must call this tool (or every one of these): by name, and with `arguments` given,
+   * with at least those arguments (deep equal; other arguments may be there too).
+   */
+  toolCall?: ToolCallExpectation | ToolCallExpectation[];
+  /** With `responseFormat`: the parsed object must hold at least these fields, deep equal. */
+  object?: Record<string, unknown>;
+}
+
+/** A tool call a case expects. */
+export interface ToolCallExpectation {
+  name: string;
+  arguments?: Record<string, unknown>;
 }
 
 /** One case as a user writes it, in JSONL or TypeScript. Give `messages` or `prompt` (plus optional `system`). */
@@ -59,6 +72,11 @@ export interface CaseInput {
   prompt?: string;
   system?: string;
   options?: CaseOptions;
+  /** Tools the model may call (JSON Schema parameters in JSONL; zod too in TypeScript). */
+  tools?: Tool[];
+  toolChoice?: ToolChoice;
+  /** Ask for JSON (or JSON matching a schema): the answer's object is then checked by `expect.object`. */
+  responseFormat?: ResponseFormat;
   expect?: ExpectInput;
 }
 
@@ -73,6 +91,8 @@ export interface Expectations {
   maxLength?: number;
   score?: Scorer;
   minScore?: number;
+  toolCall?: ToolCallExpectation[];
+  object?: Record<string, unknown>;
 }
 
 /** A validated case, ready to run. It is itself a valid `CaseInput`, so normalising twice changes nothing. */
@@ -80,6 +100,9 @@ export interface EvalCase {
   id: string;
   messages: Message[];
   options: CaseOptions;
+  tools?: Tool[];
+  toolChoice?: ToolChoice;
+  responseFormat?: ResponseFormat;
   expect: Expectations;
 }
 

@@ -2,7 +2,7 @@ import type { Expectations, ScoreContext, ScoreResult } from './case-types.js';
 import { parseJsonAnswer } from '../json-answer.js';
 
 /** The expectation types, in the order they are checked and reported. */
-export const EXPECTATION_NAMES = ['contains', 'notContains', 'regex', 'equals', 'json', 'schema', 'maxLength', 'score'] as const;
+export const EXPECTATION_NAMES = ['contains', 'notContains', 'regex', 'equals', 'json', 'schema', 'maxLength', 'toolCall', 'object', 'score'] as const;
 export type ExpectationName = (typeof EXPECTATION_NAMES)[number];
 
 /** One expectation checked against one answer; a failure carries a short reason. */
@@ -84,6 +84,16 @@ export async function checkAnswer(answer: string, expect: Expectations, ctx: Sco
     const length = Array.from(trimmed).length;
     results.push(verdict('maxLength', length <= expect.maxLength, `${length} characters > ${expect.maxLength}`));
   }
+  if (expect.toolCall) {
+    const calls = ctx.result.toolCalls ?? [];
+    const missing = expect.toolCall.filter((want) => !calls.some((c) => c.name === want.name && (!want.arguments || holds(c.arguments, want.arguments))));
+    const seen = calls.length === 0 ? 'no tool call' : calls.map((c) => `${c.name}(${JSON.stringify(c.arguments)})`).join(', ');
+    results.push(verdict('toolCall', missing.length === 0, `expected ${missing.map((m) => `${m.name}(${m.arguments ? JSON.stringify(m.arguments) : '...'})`).join(', ')}, got ${quote(seen, 120)}`));
+  }
+  if (expect.object) {
+    const object = ctx.result.object;
+    results.push(verdict('object', object !== undefined && holds(object, expect.object), object === undefined ? 'no object in the answer' : `got ${quote(JSON.stringify(object), 120)}`));
+  }
   if (expect.score) {
     try {
       results.push(scoreVerdict(await expect.score(answer, ctx), expect.minScore ?? DEFAULT_MIN_SCORE));
@@ -92,4 +102,14 @@ export async function checkAnswer(answer: string, expect: Expectations, ctx: Sco
     }
   }
   return results;
+}
+
+/** True when `actual` holds every field of `expected`, deep equal (arrays element by element, exactly). */
+export function holds(actual: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => holds(actual[i], e));
+  if (typeof expected === 'object' && expected !== null) {
+    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return false;
+    return Object.entries(expected).every(([k, v]) => Object.hasOwn(actual, k) && holds((actual as Record<string, unknown>)[k], v));
+  }
+  return Object.is(actual, expected);
 }

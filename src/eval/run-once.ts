@@ -42,6 +42,12 @@ export function capacityWait(err: unknown): number | undefined {
   return Math.max(1, err.retryAfterMs ?? DEFAULT_CAPACITY_WAIT_MS);
 }
 
+/** What the report shows of an answer: its text, and its tool calls when it made any. */
+function answerText(result: { text: string; toolCalls?: ReadonlyArray<{ name: string; arguments: unknown }> }): string {
+  const calls = (result.toolCalls ?? []).map((c) => `→ ${c.name}(${JSON.stringify(c.arguments)})`);
+  return [result.text, ...calls].filter((s) => s !== '').join('\n');
+}
+
 function requestsSent(attempts: readonly Attempt[] | undefined): number {
   return (attempts ?? []).filter((a) => !a.skipped).length;
 }
@@ -76,6 +82,9 @@ export async function runOnce(job: RunJob, ctx: RunContext): Promise<RunRecord> 
         chain: evalChainName(target),
         messages: evalCase.messages,
         ...evalCase.options,
+        ...(evalCase.tools ? { tools: evalCase.tools } : {}),
+        ...(evalCase.toolChoice ? { toolChoice: evalCase.toolChoice } : {}),
+        ...(evalCase.responseFormat ? { responseFormat: evalCase.responseFormat } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
       const checks = await checkAnswer(result.text, evalCase.expect, {
@@ -83,7 +92,7 @@ export async function runOnce(job: RunJob, ctx: RunContext): Promise<RunRecord> 
       });
       return {
         ...base, ok: true, pass: checks.every((c) => c.pass),
-        text: result.text, finishReason: result.finishReason, usage: result.usage,
+        text: answerText(result), finishReason: result.finishReason, usage: result.usage,
         costUsd: ctx.price ? costUsd(result.usage, ctx.price) : null,
         latencyMs: result.latencyMs, requests: sentBefore + requestsSent(result.attempts), checks,
         ...(waitedMs > 0 ? { capacityWaitMs: waitedMs } : {}),

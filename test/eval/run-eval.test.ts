@@ -196,3 +196,43 @@ describe('runEval', () => {
     expect(report.runs[0]!.error!.message).toContain('[REDACTED]');
   });
 });
+
+describe('runEval, cases with tools and structured output', () => {
+  const weather = { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string', enum: ['Paris', 'Rome'] } }, required: ['city'] } };
+  const toolConfig = (): SwitchyardConfig => ({
+    providers: {
+      caller: { type: 'fake' },
+      talker: { type: 'fake', respond: () => ({ text: 'It is sunny.' }) },
+    },
+    chains: { main: ['caller:c-1', 'talker:t-1'] },
+    retry: { maxAttempts: 1 },
+  });
+
+  it('passes a target that calls the expected tool with the expected arguments, and fails one that answers in prose', async () => {
+    const report = await runEval({
+      config: toolConfig(), chain: 'main', routerOptions,
+      cases: [{ id: 'weather', prompt: 'What is the weather? Use get_weather.', tools: [weather], expect: { toolCall: { name: 'get_weather', arguments: { city: 'Paris' } } } }],
+    });
+    const byTarget = Object.fromEntries(report.targets.map((t) => [t.key, t]));
+    expect(byTarget['caller:c-1']).toMatchObject({ passed: 1 });
+    expect(byTarget['talker:t-1']).toMatchObject({ passed: 0, failuresByExpectation: { toolCall: 1 } });
+    const run = report.runs.find((r) => r.target === 'caller:c-1')!;
+    expect(run.text).toBe('→ get_weather({"city":"Paris"})');
+  });
+
+  it('checks the parsed object of a structured answer against expect.object, and reports invalid output as an error', async () => {
+    const schema = { type: 'object', properties: { priority: { type: 'string', enum: ['high', 'low'] } }, required: ['priority'] };
+    const report = await runEval({
+      config: toolConfig(), chain: 'main', routerOptions,
+      cases: [{ id: 'triage', prompt: 'Checkout is down for everyone', responseFormat: { type: 'json_schema', schema }, expect: { object: { priority: 'high' } } }],
+    });
+    const byTarget = Object.fromEntries(report.targets.map((t) => [t.key, t]));
+    expect(byTarget['caller:c-1']).toMatchObject({ passed: 1 });
+    expect(byTarget['talker:t-1']).toMatchObject({ passed: 0, errored: 1, errorKinds: { invalid_output: 1 } });
+  });
+
+  it('refuses expectations a case cannot meet: toolCall without tools, object without responseFormat', async () => {
+    await expect(runEval({ config: toolConfig(), chain: 'main', routerOptions, cases: [{ id: 'x', prompt: 'hi', expect: { toolCall: { name: 'get_weather' } } }] })).rejects.toThrow(/expect\.toolCall: needs tools/);
+    await expect(runEval({ config: toolConfig(), chain: 'main', routerOptions, cases: [{ id: 'y', prompt: 'hi', expect: { object: { a: 1 } } }] })).rejects.toThrow(/expect\.object: needs responseFormat/);
+  });
+});
