@@ -8,6 +8,7 @@ import { UsageError, type CliCommand, type CliIO } from './command.js';
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   chat: async () => (await import('./commands/chat.js')).command,
   demo: async () => (await import('./commands/demo.js')).command,
+  embed: async () => (await import('./commands/embed.js')).command,
   simulate: async () => (await import('./commands/simulate.js')).command,
   eval: async () => (await import('./commands/eval.js')).command,
 };
