@@ -21,9 +21,11 @@ export const DEFAULTS = Object.freeze({
     resetTimeoutMs: 5_000,
     consecutiveFailures: 5,
     lastResort: true,
+    shared: false,
   }),
   quota: Object.freeze({ parkMs: 600_000 }),
   idempotency: Object.freeze({ ttlMs: 600_000, pendingTtlMs: 120_000 }),
+  store: Object.freeze({ onUnavailable: 'local' as 'local' | 'fail' }),
   provider: Object.freeze({
     /** Per attempt; for a stream, also the longest gap between chunks. */
     timeoutMs: 60_000,

@@ -63,6 +63,11 @@ export interface RouterEvents {
   ratelimit: TargetRef & RateLimitSnapshot;
   /** A call ended: once per call, whatever the outcome. */
   call: CallEvent;
+  /**
+   * The shared (Redis) store stopped answering, or answers again: once per change. While it is
+   * unavailable calls run on process-local state (`store.onUnavailable: 'local'`) or fail (`'fail'`).
+   */
+  store: { state: 'unavailable' | 'available'; error?: string };
 }
 
 export type RouterEventName = keyof RouterEvents;

@@ -1,4 +1,5 @@
 import type { RateLimitSnapshot } from '../types.js';
+import { BREAKER_RECORD_TTL_MS, CLOSED, closeTransition, openTransition, probeTransition, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import type { Block, BudgetGrant, BudgetRequest, IdempotencyState, StateStore } from './state-store.js';
 
 const DEFAULT_WINDOW_MS = 60_000;
@@ -93,9 +94,10 @@ interface Idempotent {
  * test/store/contract.ts). Budgets are exact rolling windows: a request counts for `windowMs` from
  * the moment it was admitted.
  */
-export class MemoryStore implements StateStore {
+export class MemoryStore implements StateStore, BreakerStateStore {
   readonly shared = false;
   private readonly blocks = new Map<string, Block>();
+  private readonly breakers = new Map<string, { state: SharedBreakerState; expiresAtMs: number }>();
   private readonly windows = new Map<string, Window>();
   private readonly idempotency = new Map<string, Idempotent>();
   private acquires = 0;
@@ -185,6 +187,8 @@ export class MemoryStore implements StateStore {
   }
 
   completeIdempotency(key: string, fingerprint: string, value: string, ttlMs: number, nowMs: number): void {
+    // A key reused meanwhile for a different request (the claim expired) keeps that request's record.
+    if ((this.liveRecord(key, nowMs)?.fingerprint ?? fingerprint) !== fingerprint) return;
     this.idempotency.set(key, { fingerprint, value, untilMs: nowMs + ttlMs });
   }
 
@@ -199,6 +203,24 @@ export class MemoryStore implements StateStore {
     return current.value === undefined ? { state: 'pending' } : { state: 'done', value: current.value };
   }
 
+  readBreaker(key: string, nowMs: number): SharedBreakerState {
+    const record = this.breakers.get(key);
+    if (record === undefined || record.expiresAtMs <= nowMs) return CLOSED;
+    return record.state;
+  }
+
+  openBreaker(key: string, by: string, untilMs: number, nowMs: number): SharedBreakerState {
+    return this.writeBreaker(key, openTransition(this.readBreaker(key, nowMs), by, untilMs, nowMs), nowMs);
+  }
+
+  closeBreaker(key: string, by: string, nowMs: number): SharedBreakerState {
+    return this.writeBreaker(key, closeTransition(this.readBreaker(key, nowMs), by), nowMs);
+  }
+
+  takeProbe(key: string, by: string, leaseMs: number, nowMs: number): SharedBreakerState {
+    return this.writeBreaker(key, probeTransition(this.readBreaker(key, nowMs), by, leaseMs, nowMs), nowMs);
+  }
+
   /** Leases currently held on a budget (for tests and diagnostics). */
   heldLeases(key: string): number {
     return this.windows.get(key)?.leases.size ?? 0;
@@ -208,6 +230,13 @@ export class MemoryStore implements StateStore {
     this.blocks.clear();
     this.windows.clear();
     this.idempotency.clear();
+    this.breakers.clear();
+  }
+
+  private writeBreaker(key: string, state: SharedBreakerState, nowMs: number): SharedBreakerState {
+    if (state.state === 'closed') this.breakers.delete(key);
+    else this.breakers.set(key, { state, expiresAtMs: Math.max(state.untilMs ?? 0, state.probeUntilMs ?? 0, nowMs) + BREAKER_RECORD_TTL_MS });
+    return state;
   }
 
   /** Forgets idle budgets (tenant keys come from callers, so their number is not bounded) and old records. */

@@ -37,9 +37,11 @@ keep(KEYS[1], ttl)
 return {'claimed'}
 `);
 
-/** KEYS record; ARGV fingerprint, value, ttlMs, now. */
+/** KEYS record; ARGV fingerprint, value, ttlMs, now. A live record of a different request is kept. */
 export const COMPLETE = luaScript(`
 local ttl, now = tonumber(ARGV[3]), tonumber(ARGV[4])
+local record = redis.call('HMGET', KEYS[1], 'f', 'u')
+if record[1] and record[1] ~= ARGV[1] and (tonumber(record[2]) or 0) > now then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'f', ARGV[1], 'v', ARGV[2], 'u', num(now + ttl))
 keep(KEYS[1], ttl)

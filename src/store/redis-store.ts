@@ -1,9 +1,11 @@
 import type { RateLimitSnapshot } from '../types.js';
+import { BREAKER_RECORD_TTL_MS, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import { ACQUIRE, CHARGE, OBSERVE, RELEASE } from './redis-budget-scripts.js';
 import { describeClient, openRedisClient, parseRedisUrl, storeError, type RedisEndpoint } from './redis-connection.js';
+import { CLOSE_BREAKER, OPEN_BREAKER, READ_BREAKER, TAKE_PROBE } from './redis-breaker-scripts.js';
 import { CLAIM, COMPLETE, SET_BLOCK } from './redis-record-scripts.js';
 import { runScript, type LuaScript, type RedisClient } from './redis-script.js';
-import type { Block, BudgetGrant, BudgetRequest, IdempotencyState, StateStore } from './state-store.js';
+import type { Block, BudgetGrant, BudgetRequest, ConnectionListener, IdempotencyState, StateStore } from './state-store.js';
 
 /** Options for `redisStore`; all optional. */
 export interface RedisStoreOptions {
@@ -26,7 +28,7 @@ const DEFAULT_WINDOW_MS = 60_000;
  * every read compares the caller's `nowMs` (never Redis's clock), and every key expires once idle.
  * Behaves exactly like `MemoryStore` (both pass test/store/contract.ts).
  */
-export class RedisStore implements StateStore {
+export class RedisStore implements StateStore, BreakerStateStore {
   readonly shared = true;
   private readonly client: RedisClient;
   private readonly endpoint: RedisEndpoint;
@@ -122,6 +124,39 @@ export class RedisStore implements StateStore {
     return v === null || v === undefined ? { state: 'pending' } : { state: 'done', value: v };
   }
 
+  async readBreaker(key: string): Promise<SharedBreakerState> {
+    return breakerState(await this.run(READ_BREAKER, [this.breakerKey(key)], []));
+  }
+
+  async openBreaker(key: string, by: string, untilMs: number, nowMs: number): Promise<SharedBreakerState> {
+    return breakerState(await this.run(OPEN_BREAKER, [this.breakerKey(key)], [by, untilMs, nowMs, BREAKER_RECORD_TTL_MS]));
+  }
+
+  async closeBreaker(key: string, by: string): Promise<SharedBreakerState> {
+    return breakerState(await this.run(CLOSE_BREAKER, [this.breakerKey(key)], [by]));
+  }
+
+  async takeProbe(key: string, by: string, leaseMs: number, nowMs: number): Promise<SharedBreakerState> {
+    return breakerState(await this.run(TAKE_PROBE, [this.breakerKey(key)], [by, leaseMs, nowMs, BREAKER_RECORD_TTL_MS]));
+  }
+
+  /** One round trip to the server: resolves when it answers, fails as `transport` when it does not. */
+  async ping(): Promise<void> {
+    await this.call(() => this.client.ping());
+  }
+
+  /** Hears the connection drop (`lost`) and come back (`ready`) as the client sees it, before any command fails. */
+  watchConnection(listener: ConnectionListener): () => void {
+    const lost = () => listener('lost', this.connectionError());
+    const ready = () => listener('ready');
+    this.client.on('close', lost);
+    this.client.on('ready', ready);
+    return () => {
+      this.client.off('close', lost);
+      this.client.off('ready', ready);
+    };
+  }
+
   /** Quits the client if the store opened it; a client the caller passed in stays open. */
   async close(): Promise<void> {
     if (!this.ownsClient) return;
@@ -134,6 +169,10 @@ export class RedisStore implements StateStore {
 
   private blockKey(key: string): string {
     return `${this.prefix}block:${key}`;
+  }
+
+  private breakerKey(key: string): string {
+    return `${this.prefix}breaker:${key}`;
   }
 
   private idempotencyKey(key: string): string {
@@ -158,6 +197,12 @@ export class RedisStore implements StateStore {
       throw storeError(err, this.endpoint, this.connectionError());
     }
   }
+}
+
+function breakerState(reply: unknown): SharedBreakerState {
+  const [state, untilMs, prober, probeUntilMs] = reply as [string, string, string, string];
+  if (state !== 'open') return { state: 'closed' };
+  return prober === '' ? { state, untilMs: Number(untilMs) } : { state, untilMs: Number(untilMs), prober, probeUntilMs: Number(probeUntilMs) };
 }
 
 function parseBlock(json: string): Block | undefined {

@@ -91,5 +91,15 @@ export interface StateStore {
 
   /** Whether other processes share this store (waiters then poll for room freed elsewhere). */
   readonly shared: boolean;
+  /**
+   * A shared store may offer a cheap round trip, so a router that stopped using it (onUnavailable)
+   * can tell when it answers again.
+   */
+  ping?(): Promise<void>;
+  /** A shared store may say when its connection drops or comes back, before any command fails. */
+  watchConnection?(listener: ConnectionListener): () => void;
   close(): MaybePromise<void>;
 }
+
+/** Hears a shared store's connection drop (`lost`, with the client's last error) or come back (`ready`). */
+export type ConnectionListener = (event: 'lost' | 'ready', error?: Error) => void;

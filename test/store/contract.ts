@@ -162,6 +162,18 @@ export function storeContract(name: string, makeStore: () => Promise<StateStore>
       await close(store);
     });
 
+    it('keeps the record of a different request when a late completion arrives for a key claimed again', async () => {
+      const store = await makeStore();
+      const k = key();
+      await store.claimIdempotency(k, 'fp1', 1000, T0);
+      expect(await store.claimIdempotency(k, 'fp2', 1000, T0 + 1001)).toEqual({ state: 'claimed' });
+      await store.completeIdempotency(k, 'fp1', '"late"', 10_000, T0 + 1002);
+      expect(await store.readIdempotency(k, 'fp2', T0 + 1003)).toEqual({ state: 'pending' });
+      await store.completeIdempotency(k, 'fp2', '"mine"', 10_000, T0 + 1004);
+      expect(await store.readIdempotency(k, 'fp2', T0 + 1005)).toEqual({ state: 'done', value: '"mine"' });
+      await close(store);
+    });
+
     it('lets a pending claim of a crashed caller expire', async () => {
       const store = await makeStore();
       const k = key();

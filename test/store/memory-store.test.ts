@@ -1,7 +1,9 @@
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { breakerStoreContract } from './breaker-contract.js';
 import { storeContract } from './contract.js';
 
 storeContract('MemoryStore', () => new MemoryStore());
+breakerStoreContract('MemoryStore', () => new MemoryStore());
 
 import { describe, expect, it } from 'vitest';
 

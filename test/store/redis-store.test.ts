@@ -6,6 +6,7 @@ import { MemoryStore } from '../../src/store/memory-store.js';
 import { redisStore, type RedisStore } from '../../src/store/redis-store.js';
 import type { BudgetLimits, StateStore } from '../../src/store/state-store.js';
 import { findRedisServer, freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { breakerStoreContract } from './breaker-contract.js';
 import { storeContract } from './contract.js';
 
 let server: RedisServer;
@@ -22,6 +23,7 @@ afterAll(async () => {
 });
 
 storeContract('RedisStore', () => redisStore(server.url));
+breakerStoreContract('RedisStore', () => redisStore(server.url));
 
 const acquire = (store: RedisStore, key: string, limits: BudgetLimits, nowMs: number, tokens = 1, leaseTtlMs = 30_000) =>
   store.acquireBudget({ key, limits, tokens, leaseId: randomUUID(), leaseTtlMs }, nowMs);
