@@ -1,0 +1,49 @@
+import { isRouterError, type ErrorKind } from '../../errors.js';
+import type { Attempt } from '../../types.js';
+
+/**
+ * What a queue should do with a job whose call failed: `snooze` (it will clear by itself: run it
+ * again after `delayMs`, without spending an attempt), `cancel` (it never will: fail it now), or
+ * `retry` (maybe: let the queue's own backoff decide).
+ */
+export type JobVerdict =
+  | { action: 'snooze'; delayMs: number }
+  | { action: 'cancel' }
+  | { action: 'retry' };
+
+/** Failures that are the caller's: the same request fails the same way however often it is sent. */
+const CALLER_FAULTS: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
+  'bad_request', 'auth', 'context_length', 'invalid_request', 'config', 'not_found', 'content_filter',
+  'invalid_output', 'unsupported',
+]);
+
+/** A target failed or skipped for one of these is out of reach until someone acts (pays, fixes the request). */
+const PERMANENT: ReadonlySet<ErrorKind> = new Set<ErrorKind>([...CALLER_FAULTS, 'quota_exhausted']);
+
+/** Capacity that comes back with time: a rate-limit window, a local budget, a breaker's next probe. */
+const CLEARS_BY_ITSELF: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['rate_limited', 'local_limit', 'circuit_open']);
+
+const known = (ms: number | undefined): ms is number => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0;
+
+/** An exhausted chain: hopeless when every target was out for good, snoozed when one comes back with time. */
+function exhaustedVerdict(attempts: readonly Attempt[], code: string | undefined, retryAfterMs: number | undefined): JobVerdict {
+  const kinds = attempts.map((a) => a.kind).filter((k): k is ErrorKind => k !== undefined);
+  if (kinds.length > 0 ? kinds.every((k) => PERMANENT.has(k)) : PERMANENT.has(code as ErrorKind)) return { action: 'cancel' };
+  // The soonest moment is only a promise when it comes from capacity: a parked quota's end or a 5xx is not.
+  if (known(retryAfterMs) && kinds.some((k) => CLEARS_BY_ITSELF.has(k))) return { action: 'snooze', delayMs: retryAfterMs };
+  return { action: 'retry' };
+}
+
+/**
+ * Decides a failed job's fate from the error alone (pure): a RouterError the router says clears by
+ * itself snoozes; quota, billing and caller faults cancel (an exhausted chain whose every target was
+ * out of quota or could not carry the request too); everything else (5xx, timeouts, transport,
+ * aborts, errors that are not the router's) is left to the queue's retries.
+ */
+export function jobVerdict(err: unknown): JobVerdict {
+  if (!isRouterError(err)) return { action: 'retry' };
+  if (PERMANENT.has(err.kind)) return { action: 'cancel' };
+  if (err.kind === 'exhausted') return exhaustedVerdict(err.attempts, err.code, err.retryAfterMs);
+  if (CLEARS_BY_ITSELF.has(err.kind) && known(err.retryAfterMs)) return { action: 'snooze', delayMs: err.retryAfterMs };
+  return { action: 'retry' };
+}
