@@ -109,10 +109,11 @@ describe('FallbackStore: a breaker on the shared store', () => {
     const first = await Promise.resolve(store.acquireBudget(lease(), clock.now())).catch((e: RouterError) => e);
     expect(first).toMatchObject({ kind: 'transport', message: expect.stringContaining('is unreachable') });
     const asked = control.calls;
-    for (const decision of [
+    const decisions: Array<() => unknown> = [
       () => store.getBlock('x', clock.now()), () => store.acquireBudget(lease(), clock.now()),
       () => store.claimIdempotency('k', 'fp', 1000, clock.now()), () => store.readIdempotency('k', 'fp', clock.now()),
-    ]) await expect(Promise.resolve().then(decision)).rejects.toMatchObject({ kind: 'transport' });
+    ];
+    for (const decision of decisions) await expect(Promise.resolve().then(decision)).rejects.toMatchObject({ kind: 'transport' });
     expect(control.calls).toBe(asked);
     await store.releaseBudget('openai', 'lease-x', true, clock.now());
     await store.chargeTokens('openai', 'lease-x', 50, clock.now());
