@@ -1,0 +1,91 @@
+import { register as globalRegistry, type Registry } from 'prom-client';
+import type { RouterEvents } from '../../observe/events.js';
+import type { Router } from '../../router.js';
+import type { RateLimitSnapshot } from '../../types.js';
+import { createMetricSet, LATENCY_BUCKETS_S, type MetricSet } from './metric-set.js';
+
+/** Options of `collectMetrics`; all optional. */
+export interface CollectMetricsOptions {
+  /** The prom-client registry to register in. @default prom-client's global `register` */
+  registry?: Registry;
+  /** Start of every metric's name. @default 'switchyard_' */
+  prefix?: string;
+  /** Buckets of `switchyard_call_duration_seconds`. @default [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80] */
+  latencyBuckets?: readonly number[];
+}
+
+const WINDOWS: ReadonlyArray<[keyof RateLimitSnapshot, string]> = [['requests', 'requests'], ['tokens', 'tokens'], ['inputTokens', 'input_tokens'], ['outputTokens', 'output_tokens']];
+
+// One set of metrics per registry and prefix, shared by the routers collected into it.
+const shared = new WeakMap<Registry, Map<string, { set: MetricSet; users: number }>>();
+
+function acquire(registry: Registry, prefix: string, buckets: readonly number[]): MetricSet {
+  let byPrefix = shared.get(registry);
+  if (!byPrefix) shared.set(registry, (byPrefix = new Map()));
+  const entry = byPrefix.get(prefix) ?? { set: createMetricSet(registry, prefix, buckets), users: 0 };
+  entry.users++;
+  byPrefix.set(prefix, entry);
+  return entry.set;
+}
+
+function release(registry: Registry, prefix: string): void {
+  const byPrefix = shared.get(registry);
+  const entry = byPrefix?.get(prefix);
+  if (!entry || --entry.users > 0) return;
+  entry.set.remove();
+  byPrefix!.delete(prefix);
+}
+
+function headroom(m: MetricSet, e: RouterEvents['ratelimit']): void {
+  for (const [field, window] of WINDOWS) {
+    const w = e[field];
+    if (!w) continue;
+    const labels = { provider: e.provider, model: e.model, window };
+    if (w.remaining !== undefined) m.remaining.set(labels, w.remaining);
+    if (w.limit !== undefined) m.limit.set(labels, w.limit);
+    if (w.remaining !== undefined && w.limit) m.headroom.set(labels, Math.min(1, Math.max(0, w.remaining / w.limit)));
+  }
+}
+
+/**
+ * Registers prom-client metrics named `switchyard_*` for a router and keeps them current from its
+ * events: attempts by provider, model and outcome (skipped ones too), retries, fall-throughs, quota
+ * errors, tokens, a call-latency histogram, each breaker's state, and each target's rate-limit
+ * headroom from the provider's headers (remaining, limit, and their ratio). Several routers may share
+ * one registry. Returns a function that stops collecting (and, for the last router, unregisters them).
+ * @example
+ * const registry = new Registry();
+ * collectMetrics(router, { registry });
+ * app.get('/metrics', async () => registry.metrics());
+ */
+export function collectMetrics(router: Router, options: CollectMetricsOptions = {}): () => void {
+  const registry = options.registry ?? globalRegistry;
+  const prefix = options.prefix ?? 'switchyard_';
+  const m = acquire(registry, prefix, options.latencyBuckets ?? LATENCY_BUCKETS_S);
+  m.routers.add(router);
+  const offs = [
+    router.on('attempt', (e) => m.attempts.inc({ provider: e.provider, model: e.model, outcome: e.ok ? 'ok' : e.kind ?? 'unknown', skipped: e.skipped ? 'true' : 'false' })),
+    router.on('retry', (e) => m.retries.inc({ provider: e.provider, model: e.model, kind: e.kind })),
+    router.on('fallback', (e) => {
+      if (e.to) m.fallbacks.inc({ chain: e.chain, provider: e.provider, model: e.model, kind: e.kind, to: `${e.to.provider}:${e.to.model}` });
+    }),
+    router.on('quota', (e) => m.quota.inc({ provider: e.provider, model: e.model })),
+    router.on('ratelimit', (e) => headroom(m, e)),
+    router.on('call', (e) => {
+      m.callDuration.observe({ chain: e.chain, operation: e.operation, outcome: e.outcome === 'ok' ? 'ok' : e.kind ?? 'unknown' }, e.latencyMs / 1000);
+      // A replayed or cached answer used no tokens this time.
+      if (e.outcome !== 'ok' || !e.usage || e.replayed || e.cached || !e.provider || !e.model) return;
+      m.tokens.inc({ provider: e.provider, model: e.model, type: 'input' }, e.usage.inputTokens);
+      const output = 'outputTokens' in e.usage ? e.usage.outputTokens : 0;
+      if (output > 0) m.tokens.inc({ provider: e.provider, model: e.model, type: 'output' }, output);
+    }),
+  ];
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    for (const off of offs) off();
+    m.routers.delete(router);
+    release(registry, prefix);
+  };
+}

@@ -1,0 +1,63 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Router } from '../../router.js';
+
+/** Call latency buckets, in seconds: from a cached answer to a long generation. */
+export const LATENCY_BUCKETS_S = Object.freeze([0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80]);
+
+const BREAKER_STATES = [['closed', 'closed'], ['open', 'open'], ['halfOpen', 'half_open']] as const;
+
+/** The `switchyard_*` metrics of one registry, shared by every router collected into it. */
+export interface MetricSet {
+  attempts: Counter<'provider' | 'model' | 'outcome' | 'skipped'>;
+  retries: Counter<'provider' | 'model' | 'kind'>;
+  fallbacks: Counter<'chain' | 'provider' | 'model' | 'kind' | 'to'>;
+  quota: Counter<'provider' | 'model'>;
+  tokens: Counter<'provider' | 'model' | 'type'>;
+  callDuration: Histogram<'chain' | 'operation' | 'outcome'>;
+  remaining: Gauge<'provider' | 'model' | 'window'>;
+  limit: Gauge<'provider' | 'model' | 'window'>;
+  headroom: Gauge<'provider' | 'model' | 'window'>;
+  /** The routers whose breakers the breaker gauge reads at each scrape. */
+  routers: Set<Router>;
+  /** Removes every metric of the set from its registry. */
+  remove(): void;
+}
+
+/** Creates the metrics in `registry`, with names starting `prefix`. */
+export function createMetricSet(registry: Registry, prefix: string, latencyBuckets: readonly number[]): MetricSet {
+  const registers = [registry];
+  const routers = new Set<Router>();
+  const names: string[] = [];
+  const named = (name: string) => {
+    names.push(prefix + name);
+    return prefix + name;
+  };
+  const set: MetricSet = {
+    attempts: new Counter({ name: named('attempts_total'), help: 'Targets tried (a request sent) or skipped (none sent), by how they ended: ok or the error kind', labelNames: ['provider', 'model', 'outcome', 'skipped'], registers }),
+    retries: new Counter({ name: named('retries_total'), help: 'Retries of the same target, by the kind of failure retried', labelNames: ['provider', 'model', 'kind'], registers }),
+    fallbacks: new Counter({ name: named('fallbacks_total'), help: 'Fall-throughs from a target to the next one of its chain', labelNames: ['chain', 'provider', 'model', 'kind', 'to'], registers }),
+    quota: new Counter({ name: named('quota_errors_total'), help: 'Quota or billing errors (each parks its provider)', labelNames: ['provider', 'model'], registers }),
+    tokens: new Counter({ name: named('tokens_total'), help: 'Tokens used by answers, by type (input counts cached prompt tokens too)', labelNames: ['provider', 'model', 'type'], registers }),
+    callDuration: new Histogram({ name: named('call_duration_seconds'), help: 'Duration of calls, waits and fall-throughs included, by outcome: ok or the error kind', labelNames: ['chain', 'operation', 'outcome'], buckets: [...latencyBuckets], registers }),
+    remaining: new Gauge({ name: named('ratelimit_remaining'), help: 'What the provider said is left of a rate-limit window, on its last response', labelNames: ['provider', 'model', 'window'], registers }),
+    limit: new Gauge({ name: named('ratelimit_limit'), help: 'The size of a rate-limit window, as the provider last reported it', labelNames: ['provider', 'model', 'window'], registers }),
+    headroom: new Gauge({ name: named('ratelimit_headroom_ratio'), help: 'remaining / limit of a rate-limit window, 0 to 1 (alert under 0.1)', labelNames: ['provider', 'model', 'window'], registers }),
+    routers,
+    remove: () => {
+      for (const name of names) registry.removeSingleMetric(name);
+    },
+  };
+  // Read at each scrape, so a breaker that went half-open by time alone shows it.
+  new Gauge({
+    name: named('breaker_state'), help: 'Circuit breaker state, one series per state: 1 for the current one', labelNames: ['breaker', 'state'], registers,
+    collect() {
+      this.reset();
+      for (const router of routers) {
+        for (const [key, state] of Object.entries(router.breakerStates())) {
+          for (const [name, label] of BREAKER_STATES) this.set({ breaker: key, state: label }, state === name ? 1 : 0);
+        }
+      }
+    },
+  });
+  return set;
+}
