@@ -18,10 +18,13 @@ afterEach(async () => {
   close = [];
   await up.close();
 });
-/** A wired router on a virtual clock (a new one unless given): every wait and timeout in virtual time. */
+/**
+ * A wired router on a virtual clock (a new one unless given): every wait and timeout in virtual time.
+ * Attempt timeouts are a minute, so the SDKs' own wall-clock timers (the same value) never fire.
+ */
 const setup = (overrides: Parameters<typeof wireRouter>[1] = {}, options: Parameters<typeof wireRouter>[2] = {}) => {
   const clock = options.clock ?? new VirtualClock();
-  const w = wireRouter(up, overrides, { ...options, clock });
+  const w = wireRouter(up, overrides, { timeoutMs: 60_000, ...options, clock });
   close.push(() => w.router.close());
   return { ...w, clock: clock as VirtualClock };
 };

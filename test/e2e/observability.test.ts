@@ -20,7 +20,7 @@ async function eventfulRun(logPrompts: boolean) {
     breaker: { volumeThreshold: 2, resetTimeoutMs: 60_000 },
     log: { level: 'trace', logPrompts },
     chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], 'anthropic-first': ['anthropic:claude-sonnet-4-6'] },
-  }, { clock, random: () => 0 });
+  }, { clock, random: () => 0, timeoutMs: 60_000 });
   const events: Array<[string, any]> = [];
   for (const name of ['attempt', 'retry', 'fallback', 'breaker', 'quota', 'ratelimit'] as const) {
     w.router.on(name, (e) => events.push([name, e]));
@@ -92,7 +92,7 @@ describe('router.on', () => {
   });
 
   it('keeps a call alive when a listener throws', async () => {
-    const { router } = wireRouter(up, {}, { clock: new VirtualClock() });
+    const { router } = wireRouter(up, {}, { clock: new VirtualClock(), timeoutMs: 60_000 });
     router.on('attempt', () => {
       throw new Error('listener bug');
     });
@@ -101,7 +101,7 @@ describe('router.on', () => {
   });
 
   it('stops calling a listener after its unsubscribe', async () => {
-    const { router } = wireRouter(up, {}, { clock: new VirtualClock() });
+    const { router } = wireRouter(up, {}, { clock: new VirtualClock(), timeoutMs: 60_000 });
     let n = 0;
     const off = router.on('attempt', () => n++);
     await router.chat(ask());
@@ -112,7 +112,7 @@ describe('router.on', () => {
   });
 
   it('reports the 429 headroom too, so it can be charted before it hits zero', async () => {
-    const { router } = wireRouter(up, { retry: { maxInlineWaitMs: 0 } }, { clock: new VirtualClock() });
+    const { router } = wireRouter(up, { retry: { maxInlineWaitMs: 0 } }, { clock: new VirtualClock(), timeoutMs: 60_000 });
     const snaps: any[] = [];
     router.on('ratelimit', (e) => snaps.push(e));
     up.script(OPENAI_PATH, { status: 429, headers: openai429Headers, body: openaiBodies.rateLimitRequests });
@@ -125,7 +125,7 @@ describe('router.on', () => {
 describe('router.close', () => {
   it('shuts every breaker down and refuses later calls with a clear error', async () => {
     const clock = new VirtualClock();
-    const { router } = wireRouter(up, {}, { clock });
+    const { router } = wireRouter(up, {}, { clock, timeoutMs: 60_000 });
     await router.chat(ask());
     await router.close();
     expect(clock.pendingTimers).toBe(0); // no breaker, window or sweep timer outlives the router

@@ -45,8 +45,9 @@ async function setup(s: Setup = {}): Promise<{ sim: Simulator; router: Router; c
   const log = captureLogger();
   const config: SwitchyardConfig = {
     providers: {
-      openai: { type: 'openai', apiKey: 'sk-sim-openai', baseURL: sim.baseURL('openai'), timeoutMs: s.timeoutMs ?? 2000, ...s.routerOpenAI },
-      anthropic: { type: 'anthropic', apiKey: 'sk-sim-anthropic', baseURL: sim.baseURL('anthropic'), timeoutMs: 2000 },
+      // A minute on the router's clock: the SDKs' own timers get the same value, on the wall clock.
+      openai: { type: 'openai', apiKey: 'sk-sim-openai', baseURL: sim.baseURL('openai'), timeoutMs: s.timeoutMs ?? 60_000, ...s.routerOpenAI },
+      anthropic: { type: 'anthropic', apiKey: 'sk-sim-anthropic', baseURL: sim.baseURL('anthropic'), timeoutMs: 60_000 },
     },
     chains: {
       default: [`openai:${OPENAI}`, `anthropic:${ANTHROPIC}`],
@@ -273,7 +274,7 @@ describe('attempt timeouts', () => {
     ['a hang', { fault: 'hang' as const, nth: 1 }],
     ['a slow first byte', { fault: 'slow_first_byte' as const, nth: 1, delayMs: 600_000 }],
   ])('does not retry %s past the attempt timeout and falls through', async (_what, fault) => {
-    const { router, sent, clock } = await setup({ timeoutMs: 60_000, openai: { faults: [fault] } });
+    const { router, sent, clock } = await setup({ openai: { faults: [fault] } });
     const pending = router.chat(ask());
     await until(() => sent('openai') === 1, 'the request at the simulator');
     await clock.advance(59_999);
@@ -286,7 +287,7 @@ describe('attempt timeouts', () => {
   });
 
   it('retries a timed-out attempt when retry.retryTimeouts is set', async () => {
-    const { router, sent, clock } = await setup({ timeoutMs: 60_000, openai: { faults: [{ fault: 'hang', nth: 1 }] }, config: { retry: { retryTimeouts: true, baseDelayMs: 1, maxDelayMs: 1 } } });
+    const { router, sent, clock } = await setup({ openai: { faults: [{ fault: 'hang', nth: 1 }] }, config: { retry: { retryTimeouts: true, baseDelayMs: 1, maxDelayMs: 1 } } });
     const pending = router.chat(ask());
     await until(() => sent('openai') === 1, 'the first request at the simulator');
     await clock.advance(60_000);

@@ -23,7 +23,7 @@ afterEach(async () => {
 /** A wired router on a virtual clock: first-token, idle and attempt timers move only when a test says. */
 function setup(overrides: Parameters<typeof wireRouter>[1] = {}) {
   const clock = new VirtualClock();
-  const w = wireRouter(up, { chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], 'anthropic-first': ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] }, ...overrides }, { clock });
+  const w = wireRouter(up, { chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], 'anthropic-first': ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] }, ...overrides }, { clock, timeoutMs: 60_000 });
   // wireRouter installs non-streaming defaults; streams are the default reply here.
   up.otherwise(OPENAI_PATH, () => ({ sse: openaiSse(['Hello', ' from', ' OpenAI']) }));
   up.otherwise(ANTHROPIC_PATH, () => ({ sse: anthropicSse(['Hello', ' from', ' Claude']) }));

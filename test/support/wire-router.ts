@@ -12,16 +12,18 @@ export const ask = (content = 'Say hello') => ({ messages: [{ role: 'user' as co
 
 /**
  * A router whose `openai` and `anthropic` providers talk to one loopback upstream through the real
- * SDKs. Unscripted requests succeed with the recorded success bodies.
+ * SDKs. Unscripted requests succeed with the recorded success bodies. `timeoutMs` (default 2000) is
+ * both providers' attempt timeout; on a virtual clock pass a long one (60_000): the SDK clients get
+ * the same value as their own timeout on the wall clock, and a short one fires on a busy machine.
  */
-export function wireRouter(up: Upstream, overrides: Partial<SwitchyardConfig> = {}, options: { clock?: Clock; random?: () => number } = {}) {
+export function wireRouter(up: Upstream, overrides: Partial<SwitchyardConfig> = {}, options: { clock?: Clock; random?: () => number; timeoutMs?: number } = {}) {
   up.otherwise(OPENAI_PATH, () => openaiOk());
   up.otherwise(ANTHROPIC_PATH, () => anthropicOk());
   const log = captureLogger();
   const config: SwitchyardConfig = {
     providers: {
-      openai: { type: 'openai', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1`, timeoutMs: 2000 },
-      anthropic: { type: 'anthropic', apiKey: ANTHROPIC_KEY, baseURL: up.url, timeoutMs: 2000 },
+      openai: { type: 'openai', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1`, timeoutMs: options.timeoutMs ?? 2000 },
+      anthropic: { type: 'anthropic', apiKey: ANTHROPIC_KEY, baseURL: up.url, timeoutMs: options.timeoutMs ?? 2000 },
     },
     chains: {
       default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'],
