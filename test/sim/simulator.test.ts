@@ -155,26 +155,31 @@ describe('live statistics and lifecycle', () => {
 });
 
 describe('load', () => {
-  it('serves 1,000 concurrent keep-alive requests with a slow answer, then holds nothing', async () => {
-    const sim = await start({ providers: { openai: { type: 'openai', latency: { baseMs: 1_500 } } } });
+  // The simulator's latency runs on real timers, so a slow answer that must also finish would race
+  // the arrival of the thousandth request against the wall clock. Instead each answer starts at once
+  // (a 200 and the stream's head) and then pauses ten minutes before its first chunk: all 1,000 are
+  // surely being served at the same moment, however slow the machine, and then the clients leave.
+  it('serves 1,000 concurrent keep-alive requests with a slow answer, then holds nothing once they leave', async () => {
+    const sim = await start({ providers: { openai: { type: 'openai', latency: { perTokenMs: 600_000 } } } });
     const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
-    const body = JSON.stringify({ model: 'gpt-4o-mini', messages });
-    const one = () => new Promise<number>((resolve, reject) => {
+    const body = JSON.stringify({ model: 'gpt-4o-mini', messages, stream: true });
+    const statuses: number[] = [];
+    const requests = Array.from({ length: 1_000 }, () => {
       const req = request(`${sim.baseURL('openai')}/chat/completions`, {
         method: 'POST', agent, headers: { authorization: `Bearer ${OPENAI_KEY}`, 'content-type': 'application/json' },
       }, (res) => {
+        statuses.push(res.statusCode ?? 0);
         res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
       });
-      req.on('error', reject);
+      req.on('error', () => {}); // destroyed below, on purpose
       req.end(body);
+      return req;
     });
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, sim.stats().inFlight)), 20);
-    const statuses = await Promise.all(Array.from({ length: 1_000 }, one));
-    clearInterval(sampler);
+    await until(() => statuses.length === 1_000 && sim.stats().inFlight === 1_000, 'a thousand answers under way at once');
     expect(statuses.every((s) => s === 200)).toBe(true);
-    expect(peak).toBe(1_000);
+    expect(sim.stats()).toMatchObject({ requests: 1_000, inFlight: 1_000, providers: { openai: { byStatus: { 200: 1_000 } } } });
+    for (const req of requests) req.destroy();
+    await until(() => sim.stats().inFlight === 0, 'the simulator to let every answer go');
     expect(sim.stats()).toMatchObject({ requests: 1_000, inFlight: 0 });
     agent.destroy();
     await sim.stop();
