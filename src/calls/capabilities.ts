@@ -20,8 +20,12 @@ export function capabilitiesOf(provider: ResolvedProvider, traits: ProviderTrait
   };
 }
 
+const NOTHING: readonly Capability[] = Object.freeze([]);
+
 /** What a chat request needs beyond plain text: tools (declared, or in the history), images, files, a JSON schema. */
-export function needsOf(request: ChatRequest): Capability[] {
+export function needsOf(request: ChatRequest): readonly Capability[] {
+  // The common case, a plain text conversation, needs nothing and allocates nothing.
+  if (!request.tools && !request.responseFormat && request.messages.every(isPlainText)) return NOTHING;
   const needs = new Set<Capability>();
   if (request.tools && request.tools.length > 0) needs.add('tools');
   if (request.responseFormat?.type === 'json_schema') needs.add('jsonSchema');
@@ -35,6 +39,10 @@ export function needsOf(request: ChatRequest): Capability[] {
     }
   }
   return [...needs];
+}
+
+function isPlainText(m: ChatRequest['messages'][number]): boolean {
+  return typeof m.content === 'string' && m.role !== 'tool' && (m.role !== 'assistant' || !m.toolCalls || m.toolCalls.length === 0);
 }
 
 /** The capabilities in `needs` that a target lacks. */

@@ -43,13 +43,21 @@ export interface SettleOutcome {
 }
 
 const PROCESS_TAG = randomBytes(4).toString('hex');
+const ALONE = new WeakMap<Budget, readonly Budget[]>();
+
+/** A budget as the only one an attempt must fit: one frozen list per budget, not a new one per call. */
+function alone(budget: Budget): readonly Budget[] {
+  let list = ALONE.get(budget);
+  if (!list) ALONE.set(budget, (list = Object.freeze([budget])));
+  return list;
+}
 let leaseSeq = 0;
 const POLL_MS_SHARED = 25;
 
 /** One admission in progress: the budgets it must fit, in order, and what it asks of each. */
 interface Ask {
   req: AdmitRequest;
-  budgets: Budget[];
+  budgets: readonly Budget[];
   leaseId: string;
 }
 
@@ -93,7 +101,7 @@ export class Admission {
    */
   admit(req: AdmitRequest): MaybePromise<Admitted | Refused> {
     const tenantBudget = req.call.tenant.budget;
-    const ask: Ask = { req, budgets: tenantBudget ? [tenantBudget, req.budget] : [req.budget], leaseId: `${PROCESS_TAG}-${++leaseSeq}` };
+    const ask: Ask = { req, budgets: tenantBudget ? [tenantBudget, req.budget] : alone(req.budget), leaseId: `${PROCESS_TAG}-${++leaseSeq}` };
     return this.takeFrom(ask, 0);
   }
 
@@ -137,7 +145,7 @@ export class Admission {
     });
   }
 
-  private notify(budgets: Budget[]): void {
+  private notify(budgets: readonly Budget[]): void {
     for (const b of budgets) this.queues.get(b.key)?.notify();
   }
 

@@ -12,9 +12,14 @@ import type { AttemptValue } from './call-kind.js';
  * (a caller's fault, an abort), wait and retry this target, or fall through, cooling the endpoint
  * until its rate limit resets or parking the whole provider after a quota error.
  */
-export async function decide<P, T extends AttemptValue>(a: AttemptContext<P, T>): Promise<StepResult<T>> {
-  const { rt, call, target, error } = a;
-  if (!error) return { ok: true, value: a.value!, lease: a.kind.keepsAttempt ? a.lease : undefined };
+export function decide<P, T extends AttemptValue>(a: AttemptContext<P, T>): StepResult<T> | Promise<StepResult<T>> {
+  // A success ends the target without a promise of its own: this is every call's path.
+  if (!a.error) return { ok: true, value: a.value!, lease: a.kind.keepsAttempt ? a.lease : undefined };
+  return afterFailure(a, a.error);
+}
+
+async function afterFailure<P, T extends AttemptValue>(a: AttemptContext<P, T>, error: RouterError): Promise<StepResult<T>> {
+  const { rt, call, target } = a;
   if (a.cause === 'caller' || a.cause === 'deadline' || a.cause === 'closed') throw abortError(a.cause, call, target, error);
 
   const step = nextStep({

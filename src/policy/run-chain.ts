@@ -25,7 +25,7 @@ export interface ChainAnswer<T> {
  */
 export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Call, kind: CallKind<P, T>): Promise<ChainAnswer<T>> {
   const targets = call.targets;
-  const failures: string[] = [];
+  let failures: string[] | undefined; // made only when a target fails
   let soonestMs: number | undefined;
   let last: RouterError | undefined;
   let opened: TargetRuntime | undefined;
@@ -38,7 +38,7 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
 
     last = outcome.error;
     if (outcome.availableInMs !== undefined) soonestMs = Math.min(soonestMs ?? Infinity, Math.max(0, outcome.availableInMs));
-    failures.push(`${target.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''}${describe(outcome.availableInMs)}`);
+    (failures ??= []).push(`${target.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''}${describe(outcome.availableInMs)}`);
     const next = targets[i + 1]?.target;
     const ref = { chain: call.chain, provider: target.target.provider, model: target.target.model };
     rt.logger.info({ callId: call.id, ...ref, kind: outcome.error.kind, status: outcome.error.status, code: outcome.error.code, to: next?.key }, next ? 'falling through to the next target' : 'last target of the chain failed');
@@ -54,10 +54,10 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
     const outcome = await runTarget(rt, call, opened, kind, true);
     if (outcome.ok) return { value: outcome.value, target: opened, lease: outcome.lease };
     last = outcome.error;
-    failures.push(`${opened.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''} (last resort)`);
+    (failures ??= []).push(`${opened.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''} (last resort)`);
   }
 
-  throw new RouterError('exhausted', `every target of chain "${call.chain}" failed or was skipped: ${failures.join('; ')}`, {
+  throw new RouterError('exhausted', `every target of chain "${call.chain}" failed or was skipped: ${(failures ?? []).join('; ')}`, {
     attempts: call.attempts, retryAfterMs: soonestMs, cause: last, code: last?.kind,
   });
 }
