@@ -20,6 +20,7 @@ import type { BreakerState } from './policy/circuit-breaker.js';
 import { Idempotency } from './policy/idempotency.js';
 import { StallGuard } from './policy/stall-guard.js';
 import { buildTargets, type TargetRuntime } from './policy/target-runtime.js';
+import { PoolOrder } from './policy/pool-order.js';
 import { Tenants } from './policy/tenants.js';
 import { validateEmbedRequest, validateRequest } from './request-schema.js';
 import { ActiveCalls, type Call, type Runtime } from './runtime.js';
@@ -130,6 +131,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     redact: secretRedactor(Object.values(resolved.providers).map((p) => p.resolvedApiKey)),
   };
   const tenants = new Tenants(resolved.tenants);
+  const pools = new PoolOrder();
   const idempotency = new Idempotency(store, clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);
   let closed = false;
   let closing: Promise<void> = Promise.resolve();
@@ -145,7 +147,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
     const startedAtMs = clock.now();
     const chain = request.chain ?? 'default';
-    const targets = rt.chains.get(chain)!;
+    const targets = pools.order(rt.chains.get(chain)!, startedAtMs);
     const needs = needsOf(request);
     if (needs.length > 0) assertCarried(chain, targets, needs);
     const id = callPrefix + ++callSeq;
@@ -183,7 +185,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       if (refusal) throw refusal.with({});
       const startedAtMs = clock.now();
       const call: Call<EmbedRequest> = {
-        id: callPrefix + ++callSeq, operation: 'embed', chain, targets: rt.chains.get(chain)!, request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS,
+        id: callPrefix + ++callSeq, operation: 'embed', chain, targets: pools.order(rt.chains.get(chain)!, startedAtMs, (t) => t.embeddings), request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS,
         signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
         deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
       };

@@ -11,6 +11,8 @@ export interface Target {
   maxTokens?: number;
   temperature?: number;
   maxAttempts: number;
+  /** Set on the members of a pool step: consecutive targets with one pool id form the pool. */
+  pool?: { id: string; pick: 'headroom' | 'round_robin' };
 }
 
 /** A provider's config plus the API key read from its `apiKeyEnv` (never logged). */
@@ -84,23 +86,28 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
     providers[name] = withHiddenKeys({ ...provider, name }, provider.apiKey, resolvedApiKey);
   }
 
+  type Step = string | { provider: string; model: string; maxTokens?: number; temperature?: number; maxAttempts?: number };
+  const target = (step: Step, path: string, pool?: Target['pool']): Target => {
+    const ref = typeof step === 'string' ? splitTarget(step) : step;
+    if (!Object.hasOwn(providers, ref.provider)) {
+      problems.push(`${path}: unknown provider "${ref.provider}" (declared: ${Object.keys(providers).join(', ')})`);
+    }
+    const options: Exclude<Step, string> | Record<string, undefined> = typeof step === 'string' ? {} : step;
+    const out: Target = {
+      provider: ref.provider, model: ref.model, key: `${ref.provider}:${ref.model}`,
+      maxTokens: options.maxTokens, temperature: options.temperature, maxAttempts: options.maxAttempts ?? config.retry.maxAttempts,
+    };
+    if (pool) out.pool = pool;
+    return out;
+  };
   const chains: Record<string, Target[]> = {};
   for (const [chainName, steps] of Object.entries(config.chains)) {
-    chains[chainName] = steps.map((step, i) => {
-      const ref = typeof step === 'string' ? splitTarget(step) : step;
-      if (!Object.hasOwn(providers, ref.provider)) {
-        const known = Object.keys(providers).join(', ');
-        problems.push(`chains.${chainName}[${i}]: unknown provider "${ref.provider}" (declared: ${known})`);
+    chains[chainName] = steps.flatMap((step, i) => {
+      if (typeof step === 'object' && 'pool' in step) {
+        const pool = { id: `${chainName}[${i}]`, pick: step.pick ?? 'headroom' as const };
+        return step.pool.map((member, j) => target(member, `chains.${chainName}[${i}].pool[${j}]`, pool));
       }
-      const options: { maxTokens?: number; temperature?: number; maxAttempts?: number } = typeof step === 'string' ? {} : step;
-      return {
-        provider: ref.provider,
-        model: ref.model,
-        key: `${ref.provider}:${ref.model}`,
-        maxTokens: options.maxTokens,
-        temperature: options.temperature,
-        maxAttempts: options.maxAttempts ?? config.retry.maxAttempts,
-      };
+      return [target(step, `chains.${chainName}[${i}]`)];
     });
   }
 

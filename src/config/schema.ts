@@ -157,7 +157,19 @@ const targetObject = z.object({
 
 const targetString = z.string().regex(/^[^:]+:.+$/, { message: "expected 'provider:model'" });
 
-export const chainSchema = z.array(z.union([targetString, targetObject])).min(1, { message: 'a chain needs at least one target' });
+/**
+ * Equivalent deployments of one model tried as one step: `headroom` orders them by the room each has
+ * left (its local budget and what the provider last reported, minus the calls in flight),
+ * `round_robin` takes turns; a capacity failure tries the pool's other members before the chain's
+ * next step.
+ */
+const poolStep = z.object({
+  pool: z.array(z.union([targetString, targetObject])).min(2, { message: 'a pool needs at least two members' }),
+  /** How the pool's members are ordered for each call. @default 'headroom' */
+  pick: z.enum(['headroom', 'round_robin']).optional(),
+}).strict();
+
+export const chainSchema = z.array(z.union([targetString, targetObject, poolStep])).min(1, { message: 'a chain needs at least one target' });
 
 export const retrySchema = z.object({
   /** Attempts per target before falling through (a chain step's `maxAttempts` overrides). @default 3 */
@@ -199,6 +211,28 @@ export const breakerSchema = z.object({
    * still judging by its own rolling window. With a store of this process only, nothing changes. @default false
    */
   shared: z.boolean().default(DEFAULTS.breaker.shared),
+}).strict();
+
+/** One key of the gateway: read from the environment (`keyEnv`) or stored as a hash (`keyHash`), never both. */
+export const gatewayKeySchema = z.object({
+  /** Environment variable holding the key; it must be set when the gateway starts. */
+  keyEnv: z.string().min(1).optional(),
+  /** `sha256:` and the hex SHA-256 of the key (`hashKey` from `switchyard-llm/gateway` makes one): the key itself is stored nowhere. */
+  keyHash: z.string().regex(/^sha256:[0-9a-f]{64}$/, { message: 'expected sha256: and 64 lowercase hex digits' }).optional(),
+  /** The tenant every call made with this key runs as: its budgets and fair share. */
+  tenant: z.string().min(1),
+  /** The chains (`model` names) this key may use. @default every chain */
+  chains: z.array(z.string().min(1)).min(1).optional(),
+}).strict().refine((k) => (k.keyEnv === undefined) !== (k.keyHash === undefined), { message: 'set exactly one of keyEnv and keyHash' });
+
+/** `switchyard serve` and `createGateway`: who may call, how large a body may be, how long a shutdown waits. */
+export const gatewaySchema = z.object({
+  /** Bearer keys and the tenant each maps to. Without any, the gateway serves loopback only. @default none */
+  keys: z.array(gatewayKeySchema).default(() => [...DEFAULTS.gateway.keys]),
+  /** Largest request body accepted; a larger one is answered 413 unread. @default 10485760 */
+  bodyLimitBytes: positiveInt.default(DEFAULTS.gateway.bodyLimitBytes),
+  /** On SIGTERM, how long calls in flight may take to finish before they are cut off. @default 25000 */
+  drainMs: nonNegativeMs.default(DEFAULTS.gateway.drainMs),
 }).strict();
 
 export const configSchema = z.object({
@@ -247,6 +281,7 @@ export const configSchema = z.object({
     inputPerMTok: z.number().nonnegative(),
     outputPerMTok: z.number().nonnegative(),
   }).strict()).default({}),
+  gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs })),
   log: z.object({
     /** pino level of the default logger. @default 'info' */
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(DEFAULTS.log.level),
@@ -265,3 +300,5 @@ export type FakeStep = z.output<typeof fakeStepSchema>;
 export type RetryPolicy = z.output<typeof retrySchema>;
 export type BreakerPolicy = z.output<typeof breakerSchema>;
 export type TenantConfig = z.output<typeof tenantSchema>;
+export type GatewayConfig = z.output<typeof gatewaySchema>;
+export type GatewayKeyConfig = z.output<typeof gatewayKeySchema>;

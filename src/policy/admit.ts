@@ -46,5 +46,6 @@ function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admi
   }
   a.lease = lease;
   a.permit = permit;
+  a.endpoint.load.inflight++;
   return undefined;
 }

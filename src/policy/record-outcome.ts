@@ -20,6 +20,7 @@ function outcomeOf(a: AttemptContext<unknown, AttemptValue>): BreakerOutcome {
  */
 export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>): StepResult<T> | Promise<StepResult<T>> {
   const { rt, call, target, value, error } = a;
+  a.endpoint.load.inflight--;
   // An adapter that refused a part it cannot carry sent nothing: a skip, not an attempt.
   if (error?.kind === 'unsupported') return recordRefusal(a, error);
   const now = rt.clock.now();
@@ -29,6 +30,10 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
   a.target.breaker.record(a.permit!, outcome, call);
   const requestId = value?.requestId ?? error?.requestId;
   const rateLimit = value?.rateLimit ?? error?.rateLimit;
+  if (rateLimit) {
+    a.endpoint.load.reported = rateLimit;
+    a.endpoint.load.reportedAtMs = now;
+  }
   const queuedMs = a.sentAtMs - a.startedAtMs;
   const waitedMs = a.waitedMs !== undefined || queuedMs > 0 ? (a.waitedMs ?? 0) + queuedMs : undefined;
   call.attempts.push({

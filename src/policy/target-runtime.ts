@@ -4,6 +4,7 @@ import { DEFAULTS, STREAM_LEASE_TTL_MS } from '../config/defaults.js';
 import type { ResolvedConfig, ResolvedProvider, Target } from '../config/index.js';
 import type { CountTokens } from '../decide/token-estimate.js';
 import type { BudgetLimits } from '../store/state-store.js';
+import type { RateLimitSnapshot } from '../types.js';
 import type { AdaptiveThrottle } from './adaptive-throttle.js';
 import type { Breakers } from './breakers.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
@@ -23,6 +24,15 @@ export interface Endpoint {
   budget: Budget;
   /** The store key that keeps this endpoint out of rotation until its rate limit resets. */
   coolingKey: string;
+  /** What this process knows of the endpoint's load right now, for pools to pick by headroom. */
+  load: EndpointLoad;
+}
+
+/** Requests in flight from this process, and the headroom the provider last reported. */
+export interface EndpointLoad {
+  inflight: number;
+  reported?: RateLimitSnapshot;
+  reportedAtMs?: number;
 }
 
 /**
@@ -81,11 +91,11 @@ function embeddingLimits(provider: ResolvedProvider): BudgetLimits {
  * breaker scope `target`).
  */
 export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<string, ProviderAdapter>, breakers: Breakers): Map<string, TargetRuntime[]> {
-  const budgets = new Map<string, Budget>();
-  const budget = (key: string, limits: () => BudgetLimits): Budget => {
-    let b = budgets.get(key);
-    if (!b) budgets.set(key, (b = { key, limits: limits() }));
-    return b;
+  const endpoints = new Map<string, Endpoint>();
+  const endpoint = (key: string, limits: () => BudgetLimits): Endpoint => {
+    let e = endpoints.get(key);
+    if (!e) endpoints.set(key, (e = { budget: { key, limits: limits() }, coolingKey: `target:${key}`, load: { inflight: 0 } }));
+    return e;
   };
   const chains = new Map<string, TargetRuntime[]>();
   for (const [name, targets] of Object.entries(config.chains)) {
@@ -96,8 +106,8 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
       const timeoutMs = provider.timeoutMs ?? DEFAULTS.provider.timeoutMs;
       return {
         target, provider, adapter, breaker, throttle,
-        chat: { budget: budget(target.key, () => chatLimits(provider, target.model)), coolingKey: `target:${target.key}` },
-        embeddings: { budget: budget(`${target.key}#embeddings`, () => embeddingLimits(provider)), coolingKey: `target:${target.key}#embeddings` },
+        chat: endpoint(target.key, () => chatLimits(provider, target.model)),
+        embeddings: endpoint(`${target.key}#embeddings`, () => embeddingLimits(provider)),
         parkedKey: `provider:${target.provider}`,
         attemptTimeoutMs: timeoutMs,
         firstTokenTimeoutMs: provider.firstTokenTimeoutMs,
