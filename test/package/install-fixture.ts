@@ -60,7 +60,9 @@ export async function must(command: string, args: string[], cwd: string): Promis
   const ran = await run(command, args, cwd);
   if (ran.code !== 0) {
     const output = `${ran.stdout}\n${ran.stderr}`.trim().slice(-6_000);
-    throw new Error(`\`${command} ${args.join(' ')}\` in ${cwd} ended with ${ran.code ?? ran.signal}:\n${output}`);
+    // `npm install <pkg>` caches full metadata, `npm ci` the abbreviated kind this offline install reads.
+    const hint = output.includes('ENOTCACHED') ? '\n(the npm cache lacks what an offline install needs: run `npm ci`, as CI does, and retry)' : '';
+    throw new Error(`\`${command} ${args.join(' ')}\` in ${cwd} ended with ${ran.code ?? ran.signal}:\n${output}${hint}`);
   }
   return ran;
 }
