@@ -3,6 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { createAdapter } from '../providers/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { missing, needsOf, type Capability } from './calls/capabilities.js';
+import { cachedStream } from './cache/cached-stream.js';
+import { LruCache } from './cache/lru-cache.js';
+import { ResponseCache } from './cache/response-cache.js';
 import { observeCall, observeStream } from './calls/call-event.js';
 import { chatCall } from './calls/chat.js';
 import { embedCall } from './calls/embed.js';
@@ -132,6 +135,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   };
   const tenants = new Tenants(resolved.tenants);
   const pools = new PoolOrder();
+  const cache = resolved.cache ? new ResponseCache(new LruCache(resolved.cache.maxEntries), resolved.cache.ttlMs, clock, logger) : undefined;
   const idempotency = new Idempotency(store, clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);
   let closed = false;
   let closing: Promise<void> = Promise.resolve();
@@ -166,9 +170,10 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     } catch (err) {
       return Promise.reject(err);
     }
-    const pending = request.idempotencyKey !== undefined
-      ? idempotency.run(request.idempotencyKey, request, call.chain, () => chatCall(rt, call))
-      : chatCall(rt, call);
+    const fetch = request.idempotencyKey !== undefined
+      ? () => idempotency.run(request.idempotencyKey!, request, call.chain, () => chatCall(rt, call))
+      : () => chatCall(rt, call);
+    const pending = cache && request.cache !== false ? cache.chat(request, call.chain, call.startedAtMs, fetch) : fetch();
     return events.has('call') ? observeCall(rt, call, pending) : pending;
   }
 
@@ -208,7 +213,9 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       [Symbol.asyncIterator]: () => {
         if (iterated) return failing(new RouterError('invalid_request', 'a stream can be iterated once; call router.stream() again'));
         iterated = true;
-        return events.has('call') ? observeStream(rt, call, streamCall(rt, call)) : streamCall(rt, call);
+        const live = () => streamCall(rt, call);
+        const events$ = cache && request.cache !== false ? cachedStream(cache, request, call.chain, call.startedAtMs, live) : live();
+        return events.has('call') ? observeStream(rt, call, events$) : events$;
       },
     };
   }
@@ -232,6 +239,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
         rt.stallGuard.stop();
         events.clear();
         await Promise.all([...adapters.values()].map((a) => a.close()));
+        await cache?.close();
         await store.close();
       })();
       return closing;

@@ -36,8 +36,10 @@ export const DEFAULTS = Object.freeze({
     tokenizer: 'auto' as 'auto' | 'heuristic',
   }),
   tenant: Object.freeze({ share: 1 }),
+  cache: Object.freeze({ maxEntries: 1_000 }),
   embeddings: Object.freeze({ interchangeable: Object.freeze([]) as readonly string[][] }),
   log: Object.freeze({ level: 'info' as const, logPrompts: false }),
+  gateway: Object.freeze({ keys: Object.freeze([]) as readonly never[], bodyLimitBytes: 10 * 1024 * 1024, drainMs: 25_000 }),
 });
 
 /**

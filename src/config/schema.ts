@@ -268,6 +268,16 @@ export const configSchema = z.object({
       onUnavailable: z.enum(['local', 'fail']).default(DEFAULTS.store.onUnavailable),
     }).strict(),
   ]).default({ type: 'memory' }),
+  /**
+   * The response cache (off unless set): identical requests of one tenant are answered from it,
+   * sending nothing. In the state store: an LRU in memory, or Redis with a TTL (shared by processes).
+   */
+  cache: z.object({
+    /** How long an answer is kept. */
+    ttlMs: positiveMs,
+    /** Answers kept in memory at most (the memory store; Redis keeps them by TTL). @default 1000 */
+    maxEntries: positiveInt.default(DEFAULTS.cache.maxEntries),
+  }).strict().optional(),
   /** Embeddings: which models give vectors of one space, so one `embed` chain may fall through between them. */
   embeddings: z.object({
     /**

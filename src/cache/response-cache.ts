@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../observe/logger.js';
+import { fingerprint } from '../policy/idempotency.js';
+import { DEFAULT_TENANT } from '../policy/tenants.js';
+import type { ChatRequest, ChatResult } from '../types.js';
+import type { CacheBackend } from './cache-backend.js';
+
+/** Only complete answers are worth replaying: one cut at a limit or filtered is not the answer. */
+const COMPLETE = new Set(['stop', 'tool_calls']);
+
+/**
+ * The response cache: an exact match on everything that shapes the answer (chain, messages, tools,
+ * responseFormat, sampling parameters) and the tenant. A hit sends nothing and takes no budget;
+ * concurrent identical misses in this process share one request; only complete answers are stored,
+ * for `ttlMs`. A backend failure is logged and the call goes on without the cache.
+ */
+export class ResponseCache {
+  private readonly inflight = new Map<string, Promise<ChatResult>>();
+
+  constructor(private readonly backend: CacheBackend, private readonly ttlMs: number, private readonly clock: Clock, private readonly logger: Logger) {}
+
+  /** The cache key of a call: the request's fingerprint and its tenant, hashed. */
+  keyOf(request: ChatRequest, chain: string): string {
+    const tenant = request.tenant ?? DEFAULT_TENANT;
+    return `cache:${createHash('sha256').update(`${tenant.length}:${tenant}:${fingerprint(request, chain)}`).digest('base64url')}`;
+  }
+
+  /** A stored answer for the key, marked `cached`, or undefined. */
+  async lookup(key: string, startedAtMs: number): Promise<ChatResult | undefined> {
+    let raw: string | undefined;
+    try {
+      raw = await this.backend.get(key, this.clock.now());
+    } catch (err) {
+      this.logger.warn({ err: String(err) }, 'response cache unavailable: reading skipped');
+      return undefined;
+    }
+    if (raw === undefined) return undefined;
+    const stored = JSON.parse(raw) as ChatResult;
+    return { ...stored, attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true };
+  }
+
+  /** Stores a complete answer (its attempts are this call's, not the replay's). */
+  async store(key: string, result: ChatResult): Promise<void> {
+    if (!COMPLETE.has(result.finishReason)) return;
+    const { attempts: _attempts, latencyMs: _latency, replayed: _replayed, cached: _cached, timeToFirstTokenMs: _ttft, ...answer } = result;
+    try {
+      await this.backend.set(key, JSON.stringify(answer), this.ttlMs, this.clock.now());
+    } catch (err) {
+      this.logger.warn({ err: String(err) }, 'response cache unavailable: answer not stored');
+    }
+  }
+
+  /** A chat through the cache: a hit, a share of an identical call in flight, or `fetch` (stored when complete). */
+  async chat(request: ChatRequest, chain: string, startedAtMs: number, fetch: () => Promise<ChatResult>): Promise<ChatResult> {
+    const key = this.keyOf(request, chain);
+    const hit = await this.lookup(key, startedAtMs);
+    if (hit) return hit;
+    const shared = this.inflight.get(key);
+    if (shared) {
+      const result = await shared;
+      return { ...result, attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true };
+    }
+    const pending = fetch();
+    this.inflight.set(key, pending);
+    try {
+      const result = await pending;
+      await this.store(key, result);
+      return result;
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.backend.close?.();
+  }
+}
