@@ -229,7 +229,7 @@ export const gatewayKeySchema = z.object({
 export const gatewaySchema = z.object({
   /** Bearer keys and the tenant each maps to. Without any, the gateway serves loopback only. @default none */
   keys: z.array(gatewayKeySchema).default(() => [...DEFAULTS.gateway.keys]),
-  /** Largest request body accepted; a larger one is answered 413 unread. @default 10485760 */
+  /** Largest request body accepted; a larger one is answered 413 (`request_too_large`). @default 10485760 */
   bodyLimitBytes: positiveInt.default(DEFAULTS.gateway.bodyLimitBytes),
   /** On SIGTERM, how long calls in flight may take to finish before they are cut off. @default 25000 */
   drainMs: nonNegativeMs.default(DEFAULTS.gateway.drainMs),

@@ -1,0 +1,113 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { StreamEvent } from '../calls/stream.js';
+import { fromOpenAI } from '../convert/from-openai.js';
+import { openAIChunker } from '../convert/to-openai-chunks.js';
+import { toOpenAI } from '../convert/to-openai.js';
+import { isRouterError } from '../errors.js';
+import type { ChatRequest } from '../types.js';
+import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
+import { errorReply, gatewayError } from './error-reply.js';
+import { SseWriter } from './sse-writer.js';
+import { chainOf, type GatewayState } from './state.js';
+
+const SSE_HEADERS = Object.freeze({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  // nginx and similar proxies buffer responses unless told not to; a stream must flow as it comes.
+  'x-accel-buffering': 'no',
+});
+
+/** `POST /v1/chat/completions`: `model` names a chain; `stream: true` answers in server-sent events. */
+export function chatCompletions(state: GatewayState) {
+  return async function handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const context = contextOf(request);
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return sendError(request, reply, gatewayError(400, 'invalid_request_error', 'invalid_body', 'expected a JSON object: a Chat Completions request'), state.draining);
+    }
+    const params = body as Record<string, unknown>;
+    const chain = chainOf(state, request, params.model);
+    if (typeof chain !== 'string') return sendError(request, reply, chain, state.draining);
+    context.chain = chain;
+    context.stream = params.stream === true;
+    try {
+      const chat: ChatRequest = fromOpenAI(params, { chain });
+      chat.tenant = context.caller.tenant;
+      chat.signal = context.controller?.signal;
+      if (context.stream) return await streamAnswer(state, request, reply, chat, params);
+      const result = await state.router.chat(chat);
+      Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
+      const headers = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      return reply.headers(headers).send(toOpenAI(result));
+    } catch (err) {
+      if (reply.sent) return reply;
+      if (isRouterError(err)) context.kind = err.kind;
+      return sendError(request, reply, errorReply(err), state.draining, isRouterError(err) ? err.attempts.length : undefined);
+    }
+  };
+}
+
+/**
+ * A streamed answer. Until the router commits to a target (its `start` event, at the first token)
+ * nothing is written, so a failure before it is still an ordinary HTTP error the SDK raises with its
+ * status. From `start` on, the headers are out and the chunks follow; an interruption becomes the
+ * error frame the openai SDK throws on.
+ */
+async function streamAnswer(state: GatewayState, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest, params: Record<string, unknown>): Promise<unknown> {
+  const context = contextOf(request);
+  const events = state.router.stream(chat)[Symbol.asyncIterator]();
+  const count = { n: 0 };
+  let next: IteratorResult<StreamEvent>;
+  try {
+    next = await state.attempts.run(count, () => events.next());
+  } catch (err) {
+    await events.return?.(undefined).catch(() => {});
+    throw err;
+  }
+  if (next.done || next.value.type !== 'start') throw new Error('the router stream did not start with a start event');
+  const start = next.value as Extract<StreamEvent, { type: 'start' }> & { attempts?: unknown[] };
+  const attempts = start.attempts?.length ?? count.n;
+  Object.assign(context, { provider: start.provider, model: start.model, attempts });
+
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts }) });
+  const out = new SseWriter(res);
+  const options = params.stream_options as { include_usage?: unknown } | undefined;
+  const chunker = openAIChunker({ includeUsage: options?.include_usage === true });
+  try {
+    let event: StreamEvent = start;
+    for (;;) {
+      const chunks = chunker.push(event);
+      if (event.type === 'interrupted') {
+        context.kind = event.error.kind;
+        await out.events(chunks);
+        out.end();
+        return reply;
+      }
+      const wrote = out.events(chunks);
+      if (wrote) await wrote;
+      if (event.type === 'done') {
+        out.done();
+        return reply;
+      }
+      if (out.gone) return reply;
+      next = await events.next();
+      if (next.done) {
+        out.end();
+        return reply;
+      }
+      event = next.value;
+    }
+  } catch (err) {
+    // Past the headers an error can only be a frame; the router itself ends every stream with an event.
+    const { body } = errorReply(err);
+    await out.events([body]);
+    out.end();
+    return reply;
+  } finally {
+    // A client that went away: stop reading, so the router aborts the upstream request and frees its slot.
+    await events.return?.(undefined).catch(() => {});
+  }
+}

@@ -1,0 +1,53 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller } from './keys.js';
+import type { ErrorReply } from './error-reply.js';
+
+/** What the gateway knows about one request, for its handler and its log line. */
+export interface RequestContext {
+  caller: Caller;
+  /** Aborted when the client goes away or a drain runs out of time: the router then frees what the call holds. */
+  controller?: AbortController;
+  chain?: string;
+  stream?: boolean;
+  provider?: string;
+  model?: string;
+  attempts?: number;
+  /** The RouterError kind a call ended in. */
+  kind?: string;
+}
+
+const CONTEXTS = new WeakMap<FastifyRequest, RequestContext>();
+
+export function setContext(request: FastifyRequest, context: RequestContext): void {
+  CONTEXTS.set(request, context);
+}
+
+/** The request's context (set by the auth hook on every request that reached a route). */
+export function contextOf(request: FastifyRequest): RequestContext {
+  let context = CONTEXTS.get(request);
+  if (!context) CONTEXTS.set(request, (context = { caller: { tenant: 'default' } }));
+  return context;
+}
+
+/** What a response carries whatever it is: the request id, and `connection: close` while draining. */
+export function baseHeaders(request: FastifyRequest, draining: boolean): Record<string, string> {
+  return draining ? { 'x-request-id': request.id, connection: 'close' } : { 'x-request-id': request.id };
+}
+
+/** Which target answered, after how many attempts: set before the body starts, on JSON and SSE alike. */
+export function servedHeaders(served: { provider: string; model: string; attempts: number; upstreamRequestId?: string }): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-switchyard-provider': served.provider,
+    'x-switchyard-model': served.model,
+    'x-switchyard-attempts': String(served.attempts),
+  };
+  if (served.upstreamRequestId) headers['x-switchyard-upstream-request-id'] = served.upstreamRequestId;
+  return headers;
+}
+
+/** Sends an error in OpenAI's envelope, with the headers that steer the client's retries. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ErrorReply, draining: boolean, attempts?: number): FastifyReply {
+  const headers = { ...baseHeaders(request, draining), ...error.headers };
+  if (attempts !== undefined) headers['x-switchyard-attempts'] = String(attempts);
+  return reply.code(error.status).headers(headers).send(error.body);
+}

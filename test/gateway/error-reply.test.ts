@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { RouterError, type ErrorKind } from '../../src/errors.js';
+import { errorReply } from '../../src/gateway/error-reply.js';
+
+// The gateway's status mapping, row by row as docs-gateway.md documents it.
+describe('errorReply', () => {
+  it.each<[ErrorKind, Record<string, unknown>, number, string | null, Record<string, string | undefined>]>([
+    ['invalid_request', {}, 400, null, { 'x-should-retry': 'false' }],
+    ['bad_request', { status: 400, code: 'invalid_value' }, 400, 'invalid_value', { 'x-should-retry': 'false' }],
+    ['bad_request', { status: 422 }, 422, null, { 'x-should-retry': 'false' }],
+    ['context_length', {}, 400, 'context_length_exceeded', { 'x-should-retry': 'false' }],
+    ['content_filter', {}, 400, null, { 'x-should-retry': 'false' }],
+    ['unsupported', {}, 400, null, { 'x-should-retry': 'false' }],
+    ['exhausted', { retryAfterMs: 1_500.2 }, 429, 'chain_exhausted', { 'retry-after-ms': '1501', 'retry-after': '2', 'x-should-retry': undefined }],
+    ['exhausted', { retryAfterMs: 600_000 }, 429, 'chain_exhausted', { 'retry-after-ms': '600000', 'retry-after': '600', 'x-should-retry': 'false' }],
+    ['exhausted', {}, 429, 'chain_exhausted', { 'retry-after-ms': undefined, 'x-should-retry': 'false' }],
+    ['rate_limited', { retryAfterMs: 20_000, code: 'rate_limit_exceeded' }, 429, 'rate_limit_exceeded', { 'retry-after': '20', 'x-should-retry': undefined }],
+    ['quota_exhausted', { retryAfterMs: 5_000, code: 'insufficient_quota' }, 429, 'insufficient_quota', { 'retry-after': '5', 'x-should-retry': 'false' }],
+    ['auth', { status: 401 }, 502, null, { 'x-should-retry': 'false' }],
+    ['not_found', { status: 404 }, 502, null, { 'x-should-retry': 'false' }],
+    ['server', { status: 503 }, 502, null, { 'x-should-retry': 'false' }],
+    ['transport', {}, 502, null, { 'x-should-retry': 'false' }],
+    ['timeout', {}, 504, null, { 'x-should-retry': 'false' }],
+    ['config', {}, 500, null, { 'x-should-retry': 'false' }],
+    ['invalid_output', {}, 502, null, { 'x-should-retry': undefined }],
+    ['aborted', {}, 503, 'gateway_closing', { 'x-should-retry': undefined }],
+  ])('answers %s %j with %i, code %j', (kind, facts, status, code, headers) => {
+    const reply = errorReply(new RouterError(kind, 'what went wrong', facts));
+    expect(reply.status).toBe(status);
+    expect(reply.body.error).toMatchObject({ message: 'what went wrong', code });
+    for (const [name, value] of Object.entries(headers)) expect(reply.headers[name], name).toBe(value);
+  });
+
+  it('names the field a fromOpenAI refusal is about as param, without the converter prefix', () => {
+    const reply = errorReply(new RouterError('invalid_request', 'fromOpenAI: messages[2].content[0] is not supported: a audio part is not allowed here', { code: 'unsupported_parameter' }));
+    expect(reply.body.error).toEqual({ message: 'messages[2].content[0] is not supported: a audio part is not allowed here', type: 'invalid_request_error', param: 'messages[2].content[0]', code: 'unsupported_parameter' });
+  });
+
+  it('answers anything but a RouterError 500 without its message', () => {
+    const reply = errorReply(new TypeError('secret internals'));
+    expect(reply.status).toBe(500);
+    expect(reply.body.error.message).not.toContain('secret');
+  });
+});

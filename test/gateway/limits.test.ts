@@ -1,0 +1,87 @@
+import OpenAI, { APIError } from 'openai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OPENAI_PATH, openai429Headers, openaiBodies, openaiCompletion } from '../support/fixtures.js';
+import { gate, until } from '../support/until.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
+import { startHarness, type Harness } from './gateway-harness.js';
+
+let up: Upstream;
+let h: Harness;
+beforeEach(async () => {
+  up = await startUpstream();
+});
+afterEach(async () => {
+  await h?.close();
+  await up.close();
+});
+
+const ask = { model: 'openai-only', messages: [{ role: 'user' as const, content: 'hi' }] };
+const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected the request to fail'); }, (e: unknown) => e as APIError);
+
+describe('an exhausted chain', () => {
+  it('answers 429 with retry-after-ms and retry-after from the chain retryAfterMs, and later calls wait without a request', async () => {
+    h = await startHarness(up);
+    up.script(OPENAI_PATH, { status: 429, headers: openai429Headers, body: openaiBodies.rateLimitRequests });
+    const client = h.client();
+    const first = await failure(client.chat.completions.create(ask));
+    expect(first).toBeInstanceOf(OpenAI.RateLimitError);
+    expect([first.code, first.type]).toEqual(['chain_exhausted', 'rate_limit_error']);
+    const ms = Number(first.headers!.get('retry-after-ms'));
+    // The upstream said 20 s; the chain's retryAfterMs counts down from the moment it said so.
+    expect(Number.isInteger(ms) && ms > 0 && ms <= 20_000).toBe(true);
+    expect(first.headers!.get('retry-after')).toBe(String(Math.ceil(ms / 1000)));
+    // Under the SDKs' 60 s ceiling: the client may wait that long once and try again, so no x-should-retry.
+    expect(first.headers!.get('x-should-retry')).toBeNull();
+    expect(first.headers!.get('x-switchyard-attempts')).toBe('1');
+
+    const second = await failure(client.chat.completions.create(ask));
+    expect(second.status).toBe(429);
+    expect(Number(second.headers!.get('retry-after-ms'))).toBeLessThanOrEqual(ms);
+    expect(up.count(OPENAI_PATH)).toBe(1);
+  });
+
+  it('stops an SDK that retries (maxRetries 2) after one request when the quota is gone: x-should-retry false', async () => {
+    h = await startHarness(up);
+    up.script(OPENAI_PATH, { status: 429, body: openaiBodies.insufficientQuota });
+    let sent = 0;
+    const client = new OpenAI({
+      apiKey: 'sk-anything-0000', baseURL: `${h.url}/v1`, maxRetries: 2,
+      fetch: (url, init) => {
+        sent++;
+        return fetch(url, init);
+      },
+    });
+    const err = await failure(client.chat.completions.create(ask));
+    expect([err.status, err.code]).toEqual([429, 'chain_exhausted']);
+    expect(err.headers!.get('x-should-retry')).toBe('false');
+    expect(Number(err.headers!.get('retry-after'))).toBeGreaterThan(60);
+    expect([sent, up.count(OPENAI_PATH)]).toEqual([1, 1]);
+  });
+});
+
+describe('drain', () => {
+  it('lets a call in flight finish, answers what comes meanwhile 503, and reports what it waited for', async () => {
+    h = await startHarness(up);
+    const held = gate();
+    up.script(OPENAI_PATH, { status: 200, body: openaiCompletion('finished during the drain'), heldUntil: held.promise });
+    const client = h.client();
+    const inFlight = client.chat.completions.create(ask);
+    await until(() => up.count(OPENAI_PATH) === 1, 'the call to reach the upstream');
+    const drained = h.gateway.drain();
+    await until(() => !h.gateway.server.listening, 'the server to stop listening');
+    held.open();
+    expect((await inFlight).choices[0]!.message.content).toBe('finished during the drain');
+    expect(await drained).toEqual({ inFlight: 1, cutOff: 0 });
+  });
+
+  it('cuts off a call still running when drainMs runs out: the client gets 503 and the upstream request is aborted', async () => {
+    h = await startHarness(up, {}, { drainMs: 1 });
+    up.script(OPENAI_PATH, { hang: true });
+    const pending = failure(h.client().chat.completions.create(ask));
+    await until(() => up.count(OPENAI_PATH) === 1, 'the call to reach the upstream');
+    expect(await h.gateway.drain()).toEqual({ inFlight: 1, cutOff: 1 });
+    const err = await pending;
+    expect([err.status, err.code]).toEqual([503, 'gateway_closing']);
+    await until(() => up.inFlight === 0, 'the upstream request to be aborted');
+  });
+});
