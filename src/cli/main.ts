@@ -10,6 +10,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   demo: async () => (await import('./commands/demo.js')).command,
   embed: async () => (await import('./commands/embed.js')).command,
   simulate: async () => (await import('./commands/simulate.js')).command,
+  serve: async () => (await import('./commands/serve.js')).command,
   eval: async () => (await import('./commands/eval.js')).command,
 };
 
