@@ -52,6 +52,7 @@ export class CircuitBreaker {
   private cause: BreakerCause | undefined;
   /** The fleet's breaker of the same key, with `breaker.shared`. */
   private readonly link: SharedBreakerLink | undefined;
+  private openingOpossum = false;
 
   constructor(readonly key: string, private readonly policy: BreakerPolicy, private readonly options: CircuitBreakerOptions) {
     this.clock = options.clock;
@@ -67,9 +68,16 @@ export class CircuitBreaker {
       enableSnapshots: false,
       rotateBucketController: options.rotate,
     });
-    // opossum opens itself when the window's failures cross the threshold.
-    this.breaker.on('open', () => this.open());
-    if (options.shared) this.link = new SharedBreakerLink(key, options.shared, this.clock, policy.resetTimeoutMs, (s) => this.adopt(s));
+    // opossum opens itself when the window's failures cross the threshold (and says so, synchronously,
+    // when we open it: that is no verdict of its own).
+    this.breaker.on('open', () => {
+      if (!this.openingOpossum) this.open();
+    });
+    if (options.shared) {
+      this.link = new SharedBreakerLink(key, options.shared, this.clock, policy.resetTimeoutMs, (s) => this.adopt(s));
+      // A process joining the fleet learns its state now, not at the first bucket rotation.
+      this.link.refresh();
+    }
   }
 
   get state(): BreakerState {
@@ -156,7 +164,14 @@ export class CircuitBreaker {
     this.reopenAtMs = untilMs;
     // Only the state change is timed; a call that comes first sees it anyway (catchUp).
     this.reopenTimer = this.clock.setTimer(untilMs - this.clock.now(), () => this.catchUp(), { unref: true });
-    if (!this.breaker.opened) this.breaker.open();
+    if (!this.breaker.opened) {
+      this.openingOpossum = true;
+      try {
+        this.breaker.open();
+      } finally {
+        this.openingOpossum = false;
+      }
+    }
     if (!wasOpen) this.options.onStateChange(this.key, 'open', this.cause);
   }
 

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SwitchyardConfig } from '../../src/config/index.js';
+import type { RouterEvents } from '../../src/observe/events.js';
+import { createRouter, type Router } from '../../src/router.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import type { StateStore } from '../../src/store/state-store.js';
+import { fakeRequests } from '../../src/testing/index.js';
+import { captureLogger } from '../support/capture-logger.js';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { VirtualClock } from '../support/virtual-clock.js';
+
+// Two routers on one shared store are two processes of one fleet. With `breaker.shared` they hold one
+// breaker state and send one half-open probe between them; without it each sends its own.
+
+const ask = { messages: [{ role: 'user' as const, content: 'hi' }] };
+let closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers) await close();
+  closers = [];
+});
+
+/** A memory store flagged shared: what two processes on one Redis see, on a clock a test moves by hand. */
+function sharedMemory(): MemoryStore {
+  return Object.defineProperty(new MemoryStore(), 'shared', { value: true });
+}
+
+function fleetRouter(clock: VirtualClock, store: StateStore, outcome: () => unknown, breaker: Partial<SwitchyardConfig['breaker']> = {}) {
+  const router = createRouter({
+    providers: { primary: { type: 'fake', respond: outcome }, backup: { type: 'fake' } },
+    chains: { default: ['primary:m', 'backup:m'] },
+    retry: { maxAttempts: 1 },
+    breaker: { volumeThreshold: 4, errorThresholdPercentage: 50, resetTimeoutMs: 30_000, windowMs: 10_000, shared: true, ...breaker },
+  }, { logger: captureLogger().logger, clock, store });
+  const transitions: Array<RouterEvents['breaker']> = [];
+  router.on('breaker', (e) => transitions.push(e));
+  closers.push(() => router.close());
+  return { router, transitions, sent: () => fakeRequests(router, 'primary').length, state: () => router.breakerStates().primary };
+}
+
+/** Lets the store's replies (promises, no time) reach both routers. */
+const settle = async () => {
+  for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
+};
+
+describe('breaker.shared on one store (two routers, one virtual clock)', () => {
+  function fleet(shared: boolean) {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const store = sharedMemory();
+    const opens: string[] = [];
+    const openBreaker = store.openBreaker.bind(store);
+    store.openBreaker = (key, by, untilMs, nowMs) => (opens.push(by), openBreaker(key, by, untilMs, nowMs));
+    const provider = { healthy: false };
+    const outcome = () => (provider.healthy ? 'ok' : { fail: 'server', status: 503 });
+    const a = fleetRouter(clock, store, outcome, { shared });
+    const b = fleetRouter(clock, store, outcome, { shared });
+    return { clock, provider, a, b, opens };
+  }
+
+  it('opens for the fleet when one process trips: the other sends nothing to the provider meanwhile', async () => {
+    const { clock, a, b, opens } = fleet(true);
+    for (let i = 0; i < 4; i++) await a.router.chat(ask);
+    expect(a.state()).toBe('open');
+    await settle();
+    await clock.advance(1000); // one bucket rotation: b reads the fleet's state
+    expect(b.state()).toBe('open');
+    for (let i = 0; i < 5; i++) expect((await b.router.chat(ask)).provider).toBe('backup');
+    expect(b.sent()).toBe(0);
+    expect(b.transitions).toEqual([{ key: 'primary', state: 'open' }]);
+    // b followed; it published nothing of its own, and goes half-open when a's reset runs out.
+    expect(opens).toHaveLength(1);
+    await clock.advance(28_999);
+    expect(b.state()).toBe('open');
+    await clock.advance(1);
+    expect(b.state()).toBe('halfOpen');
+  });
+
+  it.each([
+    ['one probe for the fleet', true, 1],
+    ['one probe per process without breaker.shared', false, 2],
+  ])('half-open on a provider still down, sends %s', async (_, shared, probes) => {
+    const { clock, a, b } = fleet(shared);
+    for (let i = 0; i < 4; i++) {
+      await a.router.chat(ask);
+      await b.router.chat(ask);
+    }
+    expect([a.state(), b.state()]).toEqual(['open', 'open']);
+    const before = a.sent() + b.sent();
+    await settle();
+    await clock.advance(30_000);
+    await settle();
+    expect([a.state(), b.state()]).toEqual(['halfOpen', 'halfOpen']);
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([a.router.chat(ask), b.router.chat(ask)]);
+      await settle();
+    }
+    expect(a.sent() + b.sent() - before).toBe(probes);
+    expect([a.state(), b.state()]).toEqual(['open', 'open']);
+  });
+
+  it('closes for the fleet after one successful probe; the other process follows without a probe of its own', async () => {
+    const { clock, provider, a, b } = fleet(true);
+    for (let i = 0; i < 4; i++) await a.router.chat(ask);
+    await settle();
+    await clock.advance(30_000);
+    await settle();
+    provider.healthy = true;
+    for (let round = 0; round < 5 && !(a.state() === 'closed' && b.state() === 'closed'); round++) {
+      await Promise.all([a.router.chat(ask), b.router.chat(ask)]);
+      await settle();
+    }
+    expect([a.state(), b.state()]).toEqual(['closed', 'closed']);
+    const closes = [...a.transitions, ...b.transitions].filter((t) => t.state === 'closed');
+    // One close came from a probe (it names its call); the other process's close came from the fleet.
+    expect(closes).toHaveLength(2);
+    expect(closes.filter((t) => t.callId !== undefined)).toHaveLength(1);
+    for (const r of [a, b]) expect((await r.router.chat(ask)).provider).toBe('primary');
+  });
+
+  it('acts alone while the store is unreachable, and tells the fleet what it decided once the store is back', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const memory = sharedMemory();
+    let reachable = true;
+    // A store that refuses every call while unreachable (a dead Redis, as the FallbackStore sees it).
+    const store = new Proxy(memory, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function' || prop === 'close') return value;
+        return (...args: unknown[]) => (reachable ? value.apply(target, args) : Promise.reject(new Error('connect ECONNREFUSED')));
+      },
+    });
+    const a = fleetRouter(clock, store, () => ({ fail: 'server', status: 503 }));
+    reachable = false;
+    for (let i = 0; i < 4; i++) expect((await a.router.chat(ask)).provider).toBe('backup');
+    expect(a.state()).toBe('open'); // its own window, as an unshared breaker would
+    reachable = true;
+    await clock.advance(1000); // the store is probed back, and the open state it missed is published
+    await settle();
+    await clock.advance(1000);
+    await settle();
+    expect(memory.readBreaker('primary', clock.now()).state).toBe('open');
+  });
+});
+
+describe('breaker.shared on Redis (two routers, real time)', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis.stop();
+  });
+
+  /** Waits for a condition on real time (Redis round trips, a 1 s reset); the test's timeout is the only bound. */
+  async function eventually(condition: () => boolean): Promise<void> {
+    while (!condition()) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  it('sends one half-open probe for both routers to a provider that is down', async () => {
+    const keyPrefix = `shared-breaker-${randomUUID()}:`;
+    const make = () => {
+      const router: Router = createRouter({
+        providers: { primary: { type: 'fake', respond: () => ({ fail: 'server', status: 503 }) }, backup: { type: 'fake' } },
+        chains: { default: ['primary:m', 'backup:m'] },
+        retry: { maxAttempts: 1 },
+        // A 3 s reset leaves the probe's round trips ample time before the fleet may probe again.
+        breaker: { volumeThreshold: 4, resetTimeoutMs: 3_000, windowMs: 1_000, shared: true, lastResort: false },
+        store: { type: 'redis', url: redis.url, keyPrefix },
+      }, { logger: captureLogger().logger });
+      closers.push(() => router.close());
+      return { router, sent: () => fakeRequests(router, 'primary').length, state: () => router.breakerStates().primary };
+    };
+    const a = make();
+    const b = make();
+    for (let i = 0; i < 4; i++) await a.router.chat(ask);
+    expect(a.state()).toBe('open');
+    await eventually(() => b.state() === 'open'); // b adopts the fleet's breaker on a rotation (every 100 ms)
+    await eventually(() => a.state() === 'halfOpen' && b.state() === 'halfOpen');
+    const before = a.sent() + b.sent();
+    while (a.state() !== 'open' || b.state() !== 'open') {
+      await Promise.all([a.router.chat(ask), b.router.chat(ask)]);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(a.sent() + b.sent() - before).toBe(1);
+  }, 30_000);
+});
