@@ -45,6 +45,8 @@ export class StoreHealth {
   private stopped = false;
   private timer: Timer | undefined;
   private last: RouterError | undefined;
+  /** The bounds of operations in flight, cleared by `stop` so none outlives the router. */
+  private readonly bounds = new Set<Timer>();
 
   constructor(private readonly o: StoreHealthOptions) {}
 
@@ -69,7 +71,8 @@ export class StoreHealth {
     if (!isPromise(pending)) return Promise.resolve(pending);
     return new Promise<T>((resolve, reject) => {
       let settled = false;
-      const timer = this.o.clock.setTimer(this.o.failoverMs, () => {
+      const timer: Timer = this.o.clock.setTimer(this.o.failoverMs, () => {
+        this.bounds.delete(timer);
         // After an event-loop stall the timer and the reply are both due and timers run first: let
         // replies already received be read before calling the store silent.
         setImmediate(() => {
@@ -78,17 +81,21 @@ export class StoreHealth {
           reject(new RouterError('transport', `the state store did not answer within ${this.o.failoverMs} ms`, { code: 'store_timeout' }));
         });
       }, { unref: true });
+      this.bounds.add(timer);
+      const end = () => {
+        settled = true;
+        timer.clear();
+        this.bounds.delete(timer);
+      };
       pending.then(
         (value) => {
           if (settled) return;
-          settled = true;
-          timer.clear();
+          end();
           resolve(value);
         },
         (err: unknown) => {
           if (settled) return;
-          settled = true;
-          timer.clear();
+          end();
           reject(err);
         },
       );
@@ -118,6 +125,8 @@ export class StoreHealth {
     this.stopped = true;
     this.timer?.clear();
     this.timer = undefined;
+    for (const bound of this.bounds) bound.clear();
+    this.bounds.clear();
   }
 
   private schedule(): void {

@@ -201,4 +201,13 @@ describe('FallbackStore: a breaker on the shared store', () => {
     await store.close();
     expect(clock.pendingTimers).toBe(0);
   });
+
+  it('leaves no timer behind once closed with an operation unanswered', async () => {
+    const { store, control, clock } = setup();
+    control.mode = 'hang';
+    void store.getBlock('x', clock.now());
+    expect(clock.pendingTimers).toBe(1);
+    await store.close();
+    expect(clock.pendingTimers).toBe(0);
+  });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRouterError, type RouterError } from '../../src/errors.js';
+import { BREAKER_RECORD_TTL_MS } from '../../src/store/breaker-state.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { redisStore, type RedisStore } from '../../src/store/redis-store.js';
 import type { BudgetLimits, StateStore } from '../../src/store/state-store.js';
@@ -174,6 +175,7 @@ describe('RedisStore', () => {
     await store.observeHeadroom('openai', { requests: { remaining: 3, resetMs: 40_000 } }, now);
     await store.setBlock('openai:gpt-4o', { reason: 'cooling', untilMs: now + 30_000 }, now);
     await store.claimIdempotency('job-1', 'fp', 50_000, now);
+    await store.openBreaker('openai', 'process-a', now + 30_000, now);
     await store.close();
 
     const ttls = Object.fromEntries(await Promise.all(
@@ -189,6 +191,7 @@ describe('RedisStore', () => {
       'budget:{openai}:meta': within(40_000),
       'block:openai:gpt-4o': within(30_000),
       'idempotency:job-1': within(50_000),
+      'breaker:openai': within(30_000 + BREAKER_RECORD_TTL_MS),
     });
   });
 
