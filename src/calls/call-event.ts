@@ -5,8 +5,8 @@ import type { Call, Runtime } from '../runtime.js';
 import type { ChatResult, EmbedResult } from '../types.js';
 import type { StreamEvent } from './stream.js';
 
-function ended(rt: Runtime, call: Call, outcome: Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts'>): void {
-  rt.events.emit('call', { ...callRef(call), latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts, ...outcome });
+function ended(rt: Runtime, call: Call, outcome: Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts' | 'startedAtMs'>): void {
+  rt.events.emit('call', { ...callRef(call), startedAtMs: call.startedAtMs, latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts, ...outcome });
 }
 
 function failed(rt: Runtime, call: Call, err: unknown): void {

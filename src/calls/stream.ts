@@ -105,14 +105,23 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
  */
 export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGenerator<StreamEvent> {
   rt.active.enter();
+  let active = true;
+  // The call counts as in flight until its last event is handed over, not until the consumer asks
+  // for more: one that stops reading at `done` must not keep close() waiting.
+  const leave = () => {
+    if (active) {
+      active = false;
+      rt.active.leave();
+    }
+  };
   try {
-    yield* streamTarget(rt, call);
+    yield* streamTarget(rt, call, leave);
   } finally {
-    rt.active.leave();
+    leave();
   }
 }
 
-async function* streamTarget(rt: Runtime, call: Call<ChatRequest>): AsyncGenerator<StreamEvent> {
+async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => void): AsyncGenerator<StreamEvent> {
   const { clock } = rt;
   const { value: open, target: runtime, lease } = await runChain(rt, call, streamKind);
   const target = runtime.target;
@@ -154,6 +163,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>): AsyncGenerat
       ...where, finishReason: end.finishReason, usage: event.usage, attempts: call.attempts,
       latencyMs: clock.now() - call.startedAtMs, requestId: open.requestId, timeToFirstTokenMs,
     };
+    leave();
     if (end.error) {
       yield { type: 'interrupted', text, toolCalls: end.toolCalls, incompleteToolCalls: tools.incomplete(), error: end.error.with({ attempts: call.attempts }) };
       return;
@@ -176,6 +186,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>): AsyncGenerat
     await events.return?.(undefined).catch(() => {});
     recordStreamFailure(rt, call, runtime, error, scope.cause === 'caller');
     rt.logger.warn({ ...where, chain: call.chain, kind: error.kind, code: error.code, chars: text.length }, 'stream interrupted after its first visible event; not retried');
+    leave();
     yield { type: 'interrupted', text, toolCalls: tools.completed(), incompleteToolCalls: tools.incomplete(), error };
   } finally {
     if (!finished) {

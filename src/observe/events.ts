@@ -28,6 +28,8 @@ export interface CallEvent extends CallRef {
   provider?: string;
   model?: string;
   usage?: Usage | { inputTokens: number };
+  /** Epoch ms (router clock) the call began. */
+  startedAtMs: number;
   latencyMs: number;
   /** Streams: from the call's start to its first visible event. */
   timeToFirstTokenMs?: number;
@@ -47,6 +49,8 @@ export interface RouterEvents {
     /** Epoch ms (router clock) the request was sent, or the target skipped. */
     startedAtMs: number;
     usage?: Usage | { inputTokens: number; outputTokens?: number };
+    /** The model the provider says answered (a dated snapshot of the one asked for, say). */
+    responseModel?: string;
   };
   /** The same target will be tried again after `delayMs`. */
   retry: TargetRef & { attempt: number; kind: ErrorKind; delayMs: number; hintMs?: number };

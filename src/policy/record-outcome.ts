@@ -45,6 +45,7 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
     events.emit('attempt', {
       ...targetRef(call, target), attempt: a.attempt, ok: !error, kind: error?.kind, status: error?.status, code: error?.code,
       latencyMs, requestId, startedAtMs: a.sentAtMs, usage: value?.usage,
+      responseModel: (value as { model?: unknown } | undefined)?.model as string | undefined,
     });
   }
   if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', { ...targetRef(call, target), ...rateLimit });

@@ -163,3 +163,16 @@ describe('close() with calls in flight', () => {
     expect([openai(), anthropic()]).toEqual([1, 0]);
   });
 });
+
+describe('close() and a stream read to its end', () => {
+  it('does not wait for a consumer that stopped asking after done', async () => {
+    const { router } = setup();
+    up.script(OPENAI_PATH, { sse: openaiSse(['Hi']) });
+    const it = router.stream(ask())[Symbol.asyncIterator]();
+    let ev = await it.next();
+    while (!ev.done && ev.value.type !== 'done') ev = await it.next();
+    expect(ev.value.type).toBe('done');
+    // The consumer never calls next() or return() again; close() still resolves.
+    await router.close();
+  });
+});
