@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Clock, Timer } from '../clock.js';
 import type { BreakerPolicy } from '../config/index.js';
-import { hasBreakerState } from '../store/breaker-state.js';
+import { breakerStateOf } from '../store/fallback-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { AdaptiveThrottle } from './adaptive-throttle.js';
 import { CircuitBreaker, type BreakerCause, type BreakerState } from './circuit-breaker.js';
@@ -31,7 +31,8 @@ export class Breakers {
     private readonly policy: BreakerPolicy, private readonly clock: Clock,
     private readonly onStateChange: (key: string, state: BreakerState, by?: BreakerCause) => void, store?: StateStore,
   ) {
-    if (policy.shared && store?.shared && hasBreakerState(store)) this.shared = { store, processId: randomBytes(6).toString('hex') };
+    const shared = policy.shared && store?.shared ? breakerStateOf(store) : undefined;
+    if (shared) this.shared = { store: shared, processId: randomBytes(6).toString('hex') };
     this.rotate.setMaxListeners(0);
     this.bucketMs = Math.max(1, Math.floor(policy.windowMs / 10));
     this.tick();

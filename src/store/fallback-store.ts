@@ -242,3 +242,9 @@ export function fallbackStore(primary: StateStore, options: FallbackStoreOptions
 export function withFallback(store: StateStore, options: FallbackStoreOptions): StateStore {
   return store.shared ? new FallbackStore(store, options) : store;
 }
+
+/** Where shared breakers can live on this store, if anywhere (a FallbackStore can only if its store can). */
+export function breakerStateOf(store: StateStore): BreakerStateStore | undefined {
+  if (store instanceof FallbackStore) return hasBreakerState(store.primary) ? store : undefined;
+  return hasBreakerState(store) ? store : undefined;
+}
