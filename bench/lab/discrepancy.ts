@@ -9,21 +9,27 @@
 //   --arms LIST        comma-separated ARM@UPSTREAM, ARM = direct | router | before, with modifiers
 //                      :heuristic (tokenizer) :nonascii (prompt with one non-ASCII character)
 //                      :cold (a fresh copy of the router's code that has not run: no JIT warm-up)
+//                      :aged (gets --prefill extra calls before measuring)
+//                      :copy (a second copy of the same code, warmed up: what a before arm's mere
+//                      presence does to the other arms, since both feed the same SDK code)
 //                      UPSTREAM = sim | sim-inproc | plain | plain-inproc | plain-h | plain-h-inproc
 //                      | plain-core1 | sim-core1  (plain-h: with the simulator's rate-limit headers;
 //                      *-core1: the upstream child on the client's core)           [direct@sim,router@sim]
+//                      A #TAG after the upstream makes a second, separate pair (A/A runs)
 //   --pin              pin upstream children (core 0, or 1 for *-core1); pin this process yourself
 //   --warmup N         sequential calls per arm before measuring (not for :cold arms)          [600]
-//   --prefill N        extra calls per router arm before measuring (a router "aged" N calls)   [0]
+//   --prefill N        extra calls per :aged router arm before measuring (aged N calls)        [0]
 //   --rounds R         rounds                                                                   [7]
 //   --calls N          calls per arm per round                                                  [800]
-//   --loop interleaved|blocks   call by call, or N calls of one arm then N of the next   [interleaved]
+//   --loop interleaved|blocks|alternate   call by call, or N calls of one arm then N of the next,
+//                      or the two in turn round by round (rounds are then reported per mode) [interleaved]
 //   --ref REF          the router from git ref REF instead of the working tree
 //   --baseline-ref REF the "before" arm's router
 //   --profile FILE     write a CPU profile (.cpuprofile) of the measured rounds
 //   --semi MB          (informational) the --max-semi-space-size this process was started with
 //   --hog PCT          a competing process on core 1 (the client's), busy PCT% of every 10 ms: the
 //                      shared VM's other tenants, made controllable                             [0]
+//   --hog-alternate    the hog only in odd rounds (SIGSTOP/SIGCONT): an A/B of load inside one run
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { foreignLoad } from '../lib/contention.js';
@@ -117,9 +123,10 @@ async function main(): Promise<void> {
   const upstreams = new Map<string, Upstream>();
   const arms: Arm[] = [];
   for (const id of opt.arms) {
-    const [armPart, up = 'sim'] = id.split('@') as [string, string?];
+    const [armPart, upTagged = 'sim'] = id.split('@') as [string, string?];
+    const up = upTagged.split('#')[0]!;
     const [base, ...mods] = armPart.split(':');
-    if (!upstreams.has(up)) upstreams.set(up, await startUpstream(up));
+    if (!upstreams.has(upTagged)) upstreams.set(upTagged, await startUpstream(up));
     const content = mods.includes('nonascii') ? 'Say hello in one short sentence, please — merci.' : 'Say hello in one short sentence, please.';
     const req = request(content, 64);
     const tokenizer = mods.includes('heuristic') ? 'heuristic' : 'auto';
@@ -129,14 +136,14 @@ async function main(): Promise<void> {
       const src = base === 'before' ? before : now;
       if (!src) throw new Error(`${id} needs --baseline-ref`);
       // A cold arm gets code no other arm has run: a copy of its own, so V8 compiles it from scratch.
-      const root = mods.includes('cold') ? materialise(src.ref ?? 'HEAD').root : src.root;
+      const root = mods.includes('cold') || mods.includes('copy') ? materialise(src.ref ?? 'HEAD').root : src.root;
       spec = { name: id, label: id, kind: 'router', root, tokenizer };
     }
-    arms.push(await makeArm(spec, upstreams.get(up)!.baseURLs, req));
+    arms.push(await makeArm(spec, upstreams.get(upTagged)!.baseURLs, req));
   }
   const cold = (a: Arm) => a.spec.name.includes(':cold');
   for (const a of arms) if (!cold(a)) for (let i = 0; i < opt.warmup; i++) await a.call();
-  for (const a of arms) if (a.spec.kind === 'router' && !cold(a)) for (let i = 0; i < opt.prefill; i++) await a.call();
+  for (const a of arms) if (a.spec.name.includes(':aged')) for (let i = 0; i < opt.prefill; i++) await a.call();
 
   const gcs: Array<{ at: number; ms: number; kind: number }> = [];
   const obs = new PerformanceObserver((list) => {
@@ -156,6 +163,9 @@ async function main(): Promise<void> {
 
   const rows: CallRow[] = [];
   const perRound: Array<Record<string, { p50: number; p99: number }>> = [];
+  /** Per round, what varied between rounds: the loop shape and whether the hog ran. */
+  const mode: Array<{ loop: string; hog: boolean }> = [];
+  const hogAlternate = f.has('hog-alternate') && hog !== undefined;
   /** Per round: the share of core 1 that neither this process nor its threads used (other processes), and steal. */
   const foreign: Array<{ share: number; steal: number }> = [];
   const one = async (a: Arm) => {
@@ -173,8 +183,15 @@ async function main(): Promise<void> {
   for (let r = 0; r < opt.rounds; r++) {
     const order = arms.map((_, i) => arms[(i + r) % arms.length]!);
     const from = rows.length;
+    const loop = opt.loop === 'alternate' ? (r % 2 === 0 ? 'interleaved' : 'blocks') : opt.loop;
+    const hogOn = hog !== undefined && (!hogAlternate || r % 2 === 1);
+    if (hogAlternate) {
+      hog!.kill(hogOn ? 'SIGCONT' : 'SIGSTOP');
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    mode.push({ loop, hog: hogOn });
     const load = foreignLoad('1');
-    if (opt.loop === 'interleaved') {
+    if (loop === 'interleaved') {
       for (let i = 0; i < opt.calls; i++) for (const a of order) await one(a);
     } else {
       for (const a of order) for (let i = 0; i < opt.calls; i++) await one(a);
@@ -207,6 +224,7 @@ async function main(): Promise<void> {
   }
 
   const out: Record<string, unknown> = { options: { ...opt, now: now.label, before: before?.label } };
+  // A router arm is compared with the bare SDK on the same upstream (and the same #tag, for A/A runs).
   const pairOf = (name: string) => `direct@${name.split('@')[1] ?? 'sim'}`;
   const byArm: Record<string, unknown> = {};
   for (const a of arms) {
@@ -228,6 +246,7 @@ async function main(): Promise<void> {
   out.arms = byArm;
   out.perRound = perRound;
   out.foreign = foreign;
+  out.mode = mode;
   {
     const added: Record<string, { p50: Spread; p99: Spread; p50NoGc: number; cpuMean: number; wallMean: number }> = {};
     for (const a of arms) {
@@ -256,6 +275,7 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(out));
   for (const a of arms) await a.close();
   for (const u of upstreams.values()) await u.close();
+  hog?.kill('SIGCONT');
   hog?.kill();
   cleanUpRefs();
   process.exit(0);
