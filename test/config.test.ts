@@ -19,7 +19,7 @@ describe('resolveConfig', () => {
   it('fills every default but providers and chains', () => {
     const c = resolveConfig({ providers: { f: { type: 'fake' } }, chains: { default: ['f:m'] } });
     expect(c.retry).toEqual({ maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 8000, maxInlineWaitMs: 5000, retryTimeouts: false, cooldownMs: 1000, onInvalidOutput: 'throw' });
-    expect(c.breaker).toEqual({ scope: 'provider', errorThresholdPercentage: 50, volumeThreshold: 5, windowMs: 10_000, resetTimeoutMs: 5_000, consecutiveFailures: 5, lastResort: true });
+    expect(c.breaker).toEqual({ scope: 'provider', errorThresholdPercentage: 50, volumeThreshold: 5, windowMs: 10_000, resetTimeoutMs: 5_000, consecutiveFailures: 5, lastResort: true, shared: false });
     expect(c.quota).toEqual({ parkMs: 600_000 });
     expect(c.store).toEqual({ type: 'memory' });
     expect(c.log).toEqual({ level: 'info', logPrompts: false });
