@@ -89,7 +89,7 @@ function fleetProcess(env: Record<string, string>) {
 describe('several processes with breaker.shared on one Redis store', () => {
   it('send one half-open probe between them to a provider that is down', async () => {
     up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
-    const env = { KEY_PREFIX: `mp-breaker-${Date.now()}:`, RESET_MS: '3000' };
+    const env = { KEY_PREFIX: `mp-breaker-${Date.now()}:`, RESET_MS: '5000' };
     const [a, b, c] = [fleetProcess(env), fleetProcess(env), fleetProcess(env)];
     try {
       expect(await Promise.all([a.nextLine(), b.nextLine(), c.nextLine()])).toEqual(['ready', 'ready', 'ready']);
