@@ -22,6 +22,7 @@ const SCENARIOS: ReadonlyArray<{ name: string; load: () => Promise<BenchScenario
   { name: 'retry-storm', load: async () => (await import('./scenarios/retry-storm.js')).retryStorm },
   { name: 'fallback', load: async () => (await import('./scenarios/fallback.js')).fallback },
   { name: 'memory', load: async () => (await import('./scenarios/memory.js')).memory },
+  { name: 'gateway', load: async () => (await import('./scenarios/gateway.js')).gateway },
 ];
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 

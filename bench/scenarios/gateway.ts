@@ -1,0 +1,196 @@
+import OpenAI from 'openai';
+import { API_KEY, MODEL } from '../lib/arms.js';
+import { foreignLoad } from '../lib/contention.js';
+import { num, withIqr } from '../lib/format.js';
+import { interleaved } from '../lib/load.js';
+import { launchPlainUpstream, type PlainUpstream } from '../lib/plain-upstream.js';
+import { check, overBy, type ScenarioReport, type TargetCheck } from '../lib/report.js';
+import type { BenchContext, BenchScenario } from '../lib/scenario.js';
+import { quantile, spread, type Spread } from '../lib/stats.js';
+import { startPortkey, startSwitchyard, type GatewayProcess } from './gateway-processes.js';
+import { hasWrk, runWrk, type WrkResult } from './gateway-wrk.js';
+
+// S2 of the performance anchors: proxy mode. The same zero-latency upstream (plain node:http, one
+// fixed completion with OpenAI's rate-limit headers) called directly with the openai SDK, through
+// `switchyard serve`, and through Portkey's open-source gateway, all in one run.
+
+const MESSAGES = [{ role: 'user' as const, content: 'Say hello in five words.' }];
+const SWEEP = [1, 4, 16, 64];
+const MODERATE = 4;
+
+interface Arm {
+  name: string;
+  /** The SDK pointed at it. */
+  call: () => Promise<unknown>;
+  /** What wrk posts to, with the headers it needs. */
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** The gateway's process (none for the direct arm). */
+  gateway?: GatewayProcess;
+}
+
+interface SweepPoint extends WrkResult {
+  /** The gateway's CPU over the run, in cores (CPU seconds per second); NaN for the direct arm. */
+  cpuCores: number;
+  cpuUsPerRequest: number;
+}
+
+function armOf(name: string, baseURL: string, headers: Record<string, string>, gateway?: GatewayProcess): Arm {
+  const client = new OpenAI({ apiKey: API_KEY, baseURL, maxRetries: 0, defaultHeaders: headers });
+  // Direct calls name the upstream's model; through a gateway, `model` names the chain (Portkey passes it on).
+  const model = gateway?.name.startsWith('switchyard') ? 'default' : MODEL;
+  return {
+    name, url: `${baseURL}/chat/completions`, headers: { authorization: `Bearer ${API_KEY}`, ...headers }, gateway,
+    body: JSON.stringify({ model, messages: MESSAGES, max_completion_tokens: 16 }),
+    call: () => client.chat.completions.create({ model, messages: MESSAGES, max_completion_tokens: 16 }),
+  };
+}
+
+const rotate = <T>(xs: readonly T[], k: number) => xs.map((_, i) => xs[(i + k) % xs.length]!);
+
+/** p50/p99 per arm, median of rounds; `foreign`: the share of the client's core other processes took, per round. */
+async function latencyRounds(arms: Arm[], rounds: number, perRound: number, warmup: number): Promise<{ byArm: Record<string, { p50: Spread; p99: Spread }>; foreign: number[] }> {
+  await interleaved(warmup, arms.map((a) => [a.name, a.call] as const));
+  const samples: Record<string, { p50: number[]; p99: number[] }> = Object.fromEntries(arms.map((a) => [a.name, { p50: [], p99: [] }]));
+  const foreign: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const load = foreignLoad('1');
+    const lat = await interleaved(perRound, rotate(arms, r).map((a) => [a.name, a.call] as const));
+    foreign.push(load().share);
+    for (const [name, us] of Object.entries(lat)) {
+      samples[name]!.p50.push(quantile(us, 0.5));
+      samples[name]!.p99.push(quantile(us, 0.99));
+    }
+  }
+  return { byArm: Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, { p50: spread(s.p50), p99: spread(s.p99) }])), foreign };
+}
+
+async function sweep(arm: Arm, points: number[], seconds: number, core: string | undefined): Promise<SweepPoint[]> {
+  const out: SweepPoint[] = [];
+  for (const c of points) {
+    const cpu0 = arm.gateway?.cpuSeconds() ?? Number.NaN;
+    const t0 = performance.now();
+    const r = await runWrk(arm.url, arm.body, arm.headers, c, seconds, core);
+    const wallS = (performance.now() - t0) / 1000;
+    const cpu = (arm.gateway?.cpuSeconds() ?? Number.NaN) - cpu0;
+    out.push({ ...r, cpuCores: cpu / wallS, cpuUsPerRequest: (cpu * 1e6) / r.requests });
+  }
+  return out;
+}
+
+const ms = (us: number) => `${num(us / 1000, 3)} ms`;
+
+export const gateway: BenchScenario = {
+  name: 'gateway',
+  title: 'S2: proxy mode: switchyard serve and the Portkey gateway against the bare SDK, zero-latency upstream',
+  async run(ctx: BenchContext): Promise<ScenarioReport> {
+    const pinned = process.env.BENCH_PIN === '1';
+    const gatewayCore = pinned ? '0' : undefined;
+    const clientCore = pinned ? '1' : undefined;
+    const notes: string[] = [];
+    const upstream: PlainUpstream = await launchPlainUpstream({ headers: 'openai', core: clientCore });
+    const processes: GatewayProcess[] = [];
+    try {
+      const [sy, pk] = await Promise.allSettled([startSwitchyard(upstream.baseURL, gatewayCore), startPortkey(upstream.baseURL, gatewayCore)]);
+      if (sy.status === 'rejected') throw sy.reason;
+      processes.push(sy.value);
+      if (pk.status === 'fulfilled') processes.push(pk.value);
+      else notes.push(`The Portkey gateway did not start, so it has no figures: ${(pk.reason as Error)?.message ?? pk.reason}`);
+      const arms = [armOf('bare SDK (direct)', upstream.baseURL, {}), ...processes.map((p) => armOf(p.name, p.baseURL, p.headers, p))];
+      ctx.log(`gateway: arms ${arms.map((a) => a.name).join(', ')}`);
+      for (const a of arms) await a.call();
+
+      const rounds = ctx.quick ? 1 : 7;
+      const measured = await latencyRounds(arms, rounds, ctx.quick ? 40 : 400, ctx.quick ? 20 : 500);
+      const lat = measured.byArm;
+      const direct = lat[arms[0]!.name]!;
+      const busy = measured.foreign.filter((f) => f > 0.1).length;
+      if (pinned && busy > 0) {
+        notes.push(`${busy} of ${rounds} c=1 round(s) ran while other processes took over 10% of the client's core (median ${(spread(measured.foreign).median * 100).toFixed(0)}%): their tails say as much about the machine as about the gateways.`);
+      }
+
+      const wrk = hasWrk();
+      const sweeps: Record<string, SweepPoint[]> = {};
+      if (wrk) {
+        for (const a of arms) {
+          ctx.log(`gateway: wrk sweep of ${a.name}`);
+          sweeps[a.name] = await sweep(a, ctx.quick ? [MODERATE] : SWEEP, ctx.quick ? 1 : 5, clientCore);
+        }
+      } else {
+        notes.push('wrk is not installed (Debian: apt-get install wrk), so there is no throughput sweep and no requests per second per core.');
+      }
+
+      const latencyTable = {
+        title: `c=1, the openai SDK as the client, arms interleaved call by call: median of ${rounds} round(s) [IQR], µs`,
+        columns: ['arm', 'p50', 'p99', 'added p50', 'added p99'],
+        rows: arms.map((a) => {
+          const l = lat[a.name]!;
+          const added = (q: 'p50' | 'p99') => (a === arms[0] ? '-' : num(l[q].median - direct[q].median));
+          return [a.name, withIqr(l.p50), withIqr(l.p99), added('p50'), added('p99')];
+        }),
+      };
+      const sweepTable = {
+        title: `wrk (1 thread${pinned ? ', pinned to core 1 with the upstream; each gateway alone on core 0' : ''}), ${ctx.quick ? 1 : 5} s per point`,
+        columns: ['arm', 'connections', 'req/s', 'p50', 'p99', 'gateway CPU (cores)', 'CPU µs / request', 'errors'],
+        rows: Object.entries(sweeps).flatMap(([name, points]) => points.map((p) => [
+          name, String(p.connections), num(p.rps), ms(p.p50Us), ms(p.p99Us),
+          Number.isFinite(p.cpuCores) ? num(p.cpuCores, 2) : '-', Number.isFinite(p.cpuUsPerRequest) ? num(p.cpuUsPerRequest) : '-', String(p.errors),
+        ])),
+      };
+
+      const targets: TargetCheck[] = [];
+      const summary: Record<string, unknown> = {};
+      for (const a of arms.slice(1)) {
+        const addedP99 = lat[a.name]!.p99.median - direct.p99.median;
+        const points = sweeps[a.name] ?? [];
+        const directPoints = sweeps[arms[0]!.name] ?? [];
+        const moderate = points.find((p) => p.connections === MODERATE);
+        const directModerate = directPoints.find((p) => p.connections === MODERATE);
+        const addedModerate = moderate && directModerate ? moderate.p99Us - directModerate.p99Us : Number.NaN;
+        const ok = points.filter((p) => p.p99Us <= 10_000 && p.errors === 0);
+        const best = ok.reduce<SweepPoint | undefined>((b, p) => (!b || p.rps > b.rps ? p : b), undefined);
+        // Pinned, the gateway has one core: its best rate is per core. Unpinned, divide by the cores it used.
+        const perCore = best ? (pinned ? best.rps : best.rps / Math.max(best.cpuCores, 1e-9)) : Number.NaN;
+        summary[a.name] = { addedP50Us: lat[a.name]!.p50.median - direct.p50.median, addedP99Us: addedP99, addedP99ModerateUs: addedModerate, rpsPerCore: perCore };
+        const label = a.name.startsWith('switchyard') ? 'switchyard' : 'Portkey';
+        if (!a.name.startsWith('switchyard')) continue;
+        targets.push(check(`${label}: added p99 at c=1 (SDK client)`, '≤ 0.5 ms', ms(addedP99), addedP99 <= 500, overBy(addedP99 / 1000, 0.5, 'ms', 3)));
+        targets.push(check(`${label}: added p99 at moderate load (wrk, c=${MODERATE})`, '≤ 0.5 ms', Number.isFinite(addedModerate) ? ms(addedModerate) : 'n/a',
+          Number.isFinite(addedModerate) ? addedModerate <= 500 : null, overBy(addedModerate / 1000, 0.5, 'ms', 3)));
+        targets.push(check(`${label}: requests per second per core at p99 ≤ 10 ms`, '≥ 2,000', Number.isFinite(perCore) ? num(perCore) : 'n/a',
+          Number.isFinite(perCore) ? perCore >= 2_000 : null, `${num(2_000 - perCore)} req/s under (${(perCore / 2_000).toFixed(2)}x the target)`));
+      }
+      const pkSummary = Object.entries(summary).find(([n]) => n.startsWith('Portkey'))?.[1] as { addedP99Us: number; rpsPerCore: number } | undefined;
+      const sySummary = summary[processes[0]!.name] as { addedP99Us: number; rpsPerCore: number };
+      const headline = {
+        title: 'At a glance',
+        columns: ['arm', 'added p50 (c=1)', 'added p99 (c=1)', `added p99 (wrk c=${MODERATE})`, 'req/s per core (p99 ≤ 10 ms)'],
+        rows: Object.entries(summary).map(([name, s]) => {
+          const v = s as { addedP50Us: number; addedP99Us: number; addedP99ModerateUs: number; rpsPerCore: number };
+          return [name, ms(v.addedP50Us), ms(v.addedP99Us), Number.isFinite(v.addedP99ModerateUs) ? ms(v.addedP99ModerateUs) : 'n/a', Number.isFinite(v.rpsPerCore) ? num(v.rpsPerCore) : 'n/a'];
+        }),
+      };
+      if (pkSummary && sySummary) {
+        notes.push(`switchyard serve against Portkey in this run: added p99 ${num(sySummary.addedP99Us / 1000, 3)} ms vs ${num(pkSummary.addedP99Us / 1000, 3)} ms; ` +
+          `req/s per core ${num(sySummary.rpsPerCore)} vs ${num(pkSummary.rpsPerCore)} (${(sySummary.rpsPerCore / pkSummary.rpsPerCore).toFixed(1)}x).`);
+      }
+      notes.push('Added latency = the arm minus the bare SDK calling the upstream directly, from the same client, in the same rounds (kind D in the anchors). wrk is closed loop: its latencies include queueing at the gateway.');
+      return {
+        name: 'gateway', title: gateway.title,
+        method: [
+          'Upstream: a plain node:http server answering every request at once with one chat completion and OpenAI rate-limit headers, in its own process.',
+          'switchyard serve: the overhead scenario\'s router (chain primary → secondary on that upstream, breaker, RPM/TPM/concurrency budgets, retries), request logs on at info. Portkey: `@portkey-ai/gateway` 1.15.2 started with --headless, held to 127.0.0.1, provider openai with x-portkey-custom-host set to the upstream.',
+          'c=1: the openai SDK (maxRetries 0) in this process, arms interleaved call by call after a warm-up; p50/p99 per round, median of rounds.',
+          `Throughput: wrk with 1 thread at ${SWEEP.join(', ')} connections; the gateway's CPU from /proc. Requests per second per core = the best rate with p99 ≤ 10 ms and no errors${pinned ? ' (the gateway is pinned to one core)' : ', divided by the cores the gateway used (no pinning in this run)'}.`,
+        ],
+        tables: [headline, latencyTable, ...(wrk ? [sweepTable] : [])],
+        targets, notes,
+        data: { latency: lat, foreignLoadOnClientCore: measured.foreign, sweeps, summary, pinned },
+      };
+    } finally {
+      for (const p of processes) await p.close();
+      await upstream.close();
+    }
+  },
+};
