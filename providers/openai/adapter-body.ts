@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { ProviderRequest } from '../types.js';
 import { openAIMessages } from './messages.js';
-import { openAIParameters } from './parameters.js';
+import { isReasoningModel, openAIParameters } from './parameters.js';
 import { openAIResponseFormat } from './response-format.js';
 import { openAITools } from './tools.js';
 
@@ -11,6 +11,7 @@ import { openAITools } from './tools.js';
  * `system` for `developer`. The request's `extraBody` is merged last, verbatim, so it wins.
  */
 export function openAIBody(request: ProviderRequest, compatible: boolean, provider = compatible ? 'openai-compatible' : 'openai'): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  if (isPlainText(request, compatible)) return plainBody(request, compatible);
   const where = { provider, model: request.model };
   const messages = openAIMessages(request.messages, where, compatible);
   const { response_format, instruction } = openAIResponseFormat(request.responseFormat, request.messages);
@@ -23,4 +24,29 @@ export function openAIBody(request: ProviderRequest, compatible: boolean, provid
     ...openAIParameters(request, compatible),
   };
   return request.extraBody ? { ...body, ...request.extraBody } : body;
+}
+
+/** A request with nothing but text messages OpenAI takes as they are, and the two common parameters. */
+function isPlainText(request: ProviderRequest, compatible: boolean): boolean {
+  if (request.tools || request.responseFormat || request.stop || request.topP !== undefined || request.seed !== undefined
+    || request.user !== undefined || request.reasoning || request.extraBody) return false;
+  for (const m of request.messages) {
+    if (typeof m.content !== 'string') return false;
+    if (m.role === 'tool' || (m.role === 'developer' && compatible) || (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0)) return false;
+  }
+  return true;
+}
+
+/**
+ * The common case, built without copying the history: the caller's text messages already have the
+ * shape Chat Completions takes (`role` and `content`, nothing else, checked by the router).
+ */
+function plainBody(request: ProviderRequest, compatible: boolean): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  const body: OpenAI.ChatCompletionCreateParamsNonStreaming = { model: request.model, messages: request.messages as OpenAI.ChatCompletionMessageParam[] };
+  if (request.maxTokens !== undefined) {
+    if (compatible) body.max_tokens = request.maxTokens;
+    else body.max_completion_tokens = request.maxTokens;
+  }
+  if (request.temperature !== undefined && (compatible || !isReasoningModel(request.model))) body.temperature = request.temperature;
+  return body;
 }

@@ -43,9 +43,9 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       } catch (err) {
         throw mapper(request.model)(err);
       }
-      const answer = openAIAnswer(data, where);
+      const { text, toolCalls, finishReason } = openAIAnswer(data, where);
       return {
-        ...answer,
+        text, toolCalls, finishReason,
         usage: openAIUsage(data.usage),
         model: data.model ?? request.model,
         requestId: response.headers.get('x-request-id') ?? undefined,

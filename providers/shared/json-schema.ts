@@ -50,13 +50,24 @@ export function bareSchema(schema: JSONSchema): JSONSchema {
  * original schema (adding `null` to its type would not, for a zod `.optional()`).
  */
 export function strictObjectSchema(schema: JSONSchema): JSONSchema {
-  return mapObjectSchemas(bareSchema(schema), (object) => {
+  return remembered(STRICT, schema, () => mapObjectSchemas(bareSchema(schema), (object) => {
     const properties = isSchema(object.properties) ? object.properties : {};
     return { ...object, properties, required: Object.keys(properties), additionalProperties: false };
-  });
+  }));
 }
 
 /** Every object schema closed where it says nothing about extra properties (Anthropic structured output requires it). */
 export function closedObjectSchema(schema: JSONSchema): JSONSchema {
-  return mapObjectSchemas(bareSchema(schema), (object) => ('additionalProperties' in object ? object : { ...object, additionalProperties: false }));
+  return remembered(CLOSED, schema, () => mapObjectSchemas(bareSchema(schema), (object) => ('additionalProperties' in object ? object : { ...object, additionalProperties: false })));
+}
+
+// A schema object is normalised once for as long as it lives (the router converts a zod schema once
+// and hands the same JSON Schema object to every call), not on every request.
+const STRICT = new WeakMap<JSONSchema, JSONSchema>();
+const CLOSED = new WeakMap<JSONSchema, JSONSchema>();
+
+function remembered(cache: WeakMap<JSONSchema, JSONSchema>, schema: JSONSchema, make: () => JSONSchema): JSONSchema {
+  let out = cache.get(schema);
+  if (!out) cache.set(schema, (out = make()));
+  return out;
 }
