@@ -25,8 +25,8 @@ export function loadEncoding(encoding: Encoding): Promise<void> {
   return pending;
 }
 
-/** Texts up to this long are counted exactly; longer ones from samples of this size (BPE on CJK costs ~15-30 µs a character). */
-export const EXACT_CHARS = 128;
+/** Texts up to this long are counted exactly; longer ones from two samples of this size (BPE on CJK costs ~15-30 µs a character). */
+export const EXACT_CHARS = 64;
 /** A sampled count errs high by this much, so a sample that happens to be dense does not undercount. */
 const SAMPLE_MARGIN = 1.1;
 

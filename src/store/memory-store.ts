@@ -12,6 +12,8 @@ interface Entry {
   tokens: number;
   /** False for a later token charge: it counts for TPM, not RPM. */
   request: boolean;
+  /** Expired, or given back: no longer counted. */
+  dead?: boolean;
 }
 
 /**
@@ -54,9 +56,15 @@ export class Headroom {
   }
 }
 
-/** One budget's rolling window: requests and tokens by time, concurrency leases by expiry. */
+/**
+ * One budget's rolling window: requests and tokens by time, concurrency leases by expiry. Entries
+ * are a queue read from `head`: expiring the oldest costs nothing per call (a `splice(0, n)` on a
+ * minute of entries cost time in proportion to them, on every call once they began to expire), and
+ * the array is compacted only once most of it is behind the head.
+ */
 class Window {
-  readonly entries: Entry[] = [];
+  private items: Entry[] = [];
+  private head = 0;
   tokenSum = 0;
   requests = 0;
   readonly leases = new Map<string, number>();
@@ -64,20 +72,49 @@ class Window {
   readonly requestRoom = new Headroom();
   readonly tokenRoom = new Headroom();
 
+  /** Live entries, oldest first. */
+  *entries(): IterableIterator<Entry> {
+    for (let i = this.head; i < this.items.length; i++) if (!this.items[i]!.dead) yield this.items[i]!;
+  }
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
   trim(nowMs: number, windowMs: number): void {
-    let drop = 0;
-    while (drop < this.entries.length && this.entries[drop]!.at <= nowMs - windowMs) this.forget(this.entries[drop++]!);
-    if (drop > 0) this.entries.splice(0, drop);
+    const items = this.items;
+    while (this.head < items.length && items[this.head]!.at <= nowMs - windowMs) this.forget(items[this.head++]!);
+    if (this.head > 1024 && this.head * 2 > items.length) {
+      this.items = items.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Frees the slots of leases whose process died holding them (only worth it when the budget is full). */
+  expireLeases(nowMs: number): void {
     for (const [id, until] of this.leases) if (until <= nowMs) this.leases.delete(id);
   }
 
   add(entry: Entry): void {
-    this.entries.push(entry);
+    this.items.push(entry);
     this.tokenSum += entry.tokens;
     if (entry.request) this.requests++;
   }
 
-  forget(entry: Entry): void {
+  /** Gives back the entry of a lease whose request was never sent (looked for from the newest). */
+  drop(leaseId: string): void {
+    for (let i = this.items.length - 1; i >= this.head; i--) {
+      const e = this.items[i]!;
+      if (e.id === leaseId && !e.dead) {
+        this.forget(e);
+        return;
+      }
+    }
+  }
+
+  private forget(entry: Entry): void {
+    if (entry.dead) return;
+    entry.dead = true;
     this.tokenSum -= entry.tokens;
     if (entry.request) this.requests--;
   }
@@ -127,15 +164,22 @@ export class MemoryStore implements StateStore, BreakerStateStore {
     if (limits.tpm !== undefined && tokens > limits.tpm) return { ok: false, reason: 'too_large' };
     const roomInMs = Math.max(w.requestRoom.waitFor(1, nowMs), w.tokenRoom.waitFor(tokens, nowMs));
     if (roomInMs > 0) return { ok: false, reason: 'provider', retryInMs: roomInMs };
-    if (limits.concurrency !== undefined && w.leases.size >= limits.concurrency) return { ok: false, reason: 'concurrency' };
+    if (limits.concurrency !== undefined && w.leases.size >= limits.concurrency) {
+      w.expireLeases(nowMs);
+      if (w.leases.size >= limits.concurrency) return { ok: false, reason: 'concurrency' };
+    }
     if (limits.rpm !== undefined && w.requests >= limits.rpm) {
-      const oldest = w.entries.find((e) => e.request)!;
-      return { ok: false, reason: 'rpm', retryInMs: oldest.at + windowMs - nowMs };
+      let oldest: Entry | undefined;
+      for (const e of w.entries()) if (e.request) {
+        oldest = e;
+        break;
+      }
+      return { ok: false, reason: 'rpm', retryInMs: oldest!.at + windowMs - nowMs };
     }
     if (limits.tpm !== undefined && w.tokenSum + tokens > limits.tpm) {
       let freed = 0;
       let retryInMs = windowMs;
-      for (const e of w.entries) {
+      for (const e of w.entries()) {
         freed += e.tokens;
         if (w.tokenSum - freed + tokens <= limits.tpm) {
           retryInMs = e.at + windowMs - nowMs;
@@ -158,8 +202,7 @@ export class MemoryStore implements StateStore, BreakerStateStore {
     if (!w) return;
     w.leases.delete(leaseId);
     if (sent) return;
-    const i = w.entries.findIndex((e) => e.id === leaseId);
-    if (i >= 0) w.forget(w.entries.splice(i, 1)[0]!);
+    w.drop(leaseId);
   }
 
   chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): void {
@@ -243,7 +286,8 @@ export class MemoryStore implements StateStore, BreakerStateStore {
   private sweep(nowMs: number, windowMs: number): void {
     for (const [key, w] of this.windows) {
       w.trim(nowMs, windowMs);
-      if (w.entries.length === 0 && w.leases.size === 0 && w.requestRoom.until <= nowMs && w.tokenRoom.until <= nowMs) this.windows.delete(key);
+      w.expireLeases(nowMs);
+      if (w.size === 0 && w.leases.size === 0 && w.requestRoom.until <= nowMs && w.tokenRoom.until <= nowMs) this.windows.delete(key);
     }
     for (const [key, record] of this.idempotency) if (record.untilMs <= nowMs) this.idempotency.delete(key);
     for (const [key, block] of this.blocks) if (block.untilMs <= nowMs) this.blocks.delete(key);
