@@ -65,7 +65,7 @@ export interface Router {
    * one model; inputs beyond a provider's per-request ceiling are sent in batches.
    */
   embed(request: EmbedRequest): Promise<EmbedResult>;
-  /** Listens to `attempt`, `retry`, `fallback`, `breaker`, `quota`, `ratelimit` or `call`; returns an unsubscribe. */
+  /** Listens to `attempt`, `retry`, `fallback`, `breaker`, `quota`, `ratelimit`, `store` or `call`; returns an unsubscribe. */
   on<E extends RouterEventName>(event: E, fn: Listener<E>): () => void;
   /** The state of every circuit breaker. */
   breakerStates(): Record<string, BreakerState>;
@@ -125,7 +125,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const closer = new AbortController();
   const rt: Runtime = {
     config: resolved, chains: buildTargets(resolved, adapters, breakers), clock, events, logger, store,
-    admission: new Admission(store, clock, closer.signal),
+    admission: new Admission(store, clock, closer.signal, (err) => logger.warn({ err: String(err) }, 'state store failed while settling a lease: the answer stands, the lease expires by its TTL')),
     closing: closer.signal,
     active: new ActiveCalls(),
     stallGuard: new StallGuard(clock),

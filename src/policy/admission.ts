@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock, Timer } from '../clock.js';
-import { andThen, settled, type MaybePromise } from '../maybe-promise.js';
+import { andThen, isPromise, settled, type MaybePromise } from '../maybe-promise.js';
 import type { Call } from '../runtime.js';
 import type { BudgetGrant, BudgetRequest, StateStore } from '../store/state-store.js';
 import type { RateLimitSnapshot } from '../types.js';
@@ -93,7 +93,13 @@ export class Lease {
 export class Admission {
   private readonly queues = new Map<string, FairQueue>();
 
-  constructor(private readonly store: StateStore, private readonly clock: Clock, private readonly closing?: AbortSignal) {}
+  constructor(
+    private readonly store: StateStore,
+    private readonly clock: Clock,
+    private readonly closing?: AbortSignal,
+    /** Told of a store failure while settling a lease; the call goes on. */
+    private readonly onSettleError?: (err: unknown) => void,
+  ) {}
 
   /**
    * Waits for room for one attempt, or says why there is none. With the memory store and room to
@@ -111,12 +117,18 @@ export class Admission {
     const { usage } = outcome;
     const extra = usage ? usage.inputTokens + (usage.outputTokens ?? 0) - ask.req.tokens : 0;
     const ops: Array<MaybePromise<void>> = [];
-    for (const budget of ask.budgets) {
-      ops.push(this.store.releaseBudget(budget.key, ask.leaseId, outcome.sent, now));
-      if (outcome.sent && extra > 0 && budget.limits.tpm !== undefined) ops.push(this.store.chargeTokens(budget.key, ask.leaseId, extra, now));
+    // Settling never fails a call: an answer the provider gave stands even when the store does not
+    // (the lease then expires by its TTL). A custom store that throws is logged, not propagated.
+    try {
+      for (const budget of ask.budgets) {
+        ops.push(this.store.releaseBudget(budget.key, ask.leaseId, outcome.sent, now));
+        if (outcome.sent && extra > 0 && budget.limits.tpm !== undefined) ops.push(this.store.chargeTokens(budget.key, ask.leaseId, extra, now));
+      }
+      if (outcome.rateLimit) ops.push(this.store.observeHeadroom(ask.req.budget.key, outcome.rateLimit, now));
+    } catch (err) {
+      this.onSettleError?.(err);
     }
-    if (outcome.rateLimit) ops.push(this.store.observeHeadroom(ask.req.budget.key, outcome.rateLimit, now));
-    const pending = settled(ops);
+    const pending = settled(ops.map((op) => (isPromise(op) ? op.catch((err: unknown) => this.onSettleError?.(err)) : op)));
     if (!pending) {
       this.notify(ask.budgets);
       return undefined;

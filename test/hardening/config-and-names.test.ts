@@ -84,3 +84,22 @@ describe('tenants are looked up by own name only', () => {
     }
   });
 });
+
+describe('an answer stands whatever the store does after it', () => {
+  it('returns the answer when a custom store throws while the lease is settled, and logs it', async () => {
+    const { MemoryStore } = await import('../../src/store/memory-store.js');
+    const store = new MemoryStore();
+    store.releaseBudget = () => {
+      throw new Error('store went away');
+    };
+    const log = captureLogger();
+    const router = createRouter({ providers: { p: { type: 'fake' } }, chains: { default: ['p:m'] } }, { logger: log.logger, store });
+    try {
+      const res = await router.chat({ messages: [{ role: 'user', content: 'hi' }] });
+      expect(res.provider).toBe('p');
+      expect(log.records().some((r) => /failed while settling a lease/.test(String(r.msg)))).toBe(true);
+    } finally {
+      await router.close();
+    }
+  });
+});
