@@ -135,10 +135,10 @@ describe.each(KINDS)('switchyard-llm installed from a %s', (kind) => {
 });
 
 describe('the npm pack tarball', () => {
-  it('holds the built package and its README, and no sources or tests', async () => {
+  it('holds the built package, its README and LICENSE, and no sources or tests', async () => {
     const files = await packed!;
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js']));
-    expect(files.filter((f) => !f.startsWith('dist/src/') && !f.startsWith('dist/providers/') && !['package.json', 'README.md'].includes(f))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js']));
+    expect(files.filter((f) => !f.startsWith('dist/src/') && !f.startsWith('dist/providers/') && !['package.json', 'README.md', 'LICENSE'].includes(f))).toEqual([]);
     // Test code (tests, the adapter contract suite and its harnesses) stays out.
     expect(files.filter((f) => /\.test\.|\/(test|test-support|contract)\//.test(f))).toEqual([]);
   }, TEST_MS);
