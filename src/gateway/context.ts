@@ -22,6 +22,11 @@ export function setContext(request: FastifyRequest, context: RequestContext): vo
   CONTEXTS.set(request, context);
 }
 
+/** The request's context if the auth hook let it through; undefined for a request it refused. */
+export function peekContext(request: FastifyRequest): RequestContext | undefined {
+  return CONTEXTS.get(request);
+}
+
 /** The request's context (set by the auth hook on every request that reached a route). */
 export function contextOf(request: FastifyRequest): RequestContext {
   let context = CONTEXTS.get(request);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../observe/logger.js';
-import { contextOf } from './context.js';
+import { peekContext } from './context.js';
 
 /**
  * One log line per request when its response closes: id, route, status, duration, tenant, chain and
@@ -9,11 +9,12 @@ import { contextOf } from './context.js';
 export function requestLog(logger: Logger, request: FastifyRequest, reply: FastifyReply): void {
   const startedAt = performance.now();
   reply.raw.once('close', () => {
-    const c = contextOf(request);
+    // No context: the request was refused before a tenant was known (401, 403, draining).
+    const c = peekContext(request);
     logger.info({
       reqId: request.id, method: request.method, path: request.url.split('?')[0], status: reply.raw.statusCode,
-      ms: Math.round((performance.now() - startedAt) * 100) / 100, tenant: c.caller.tenant, chain: c.chain, stream: c.stream,
-      provider: c.provider, model: c.model, attempts: c.attempts, kind: c.kind, ...(reply.raw.writableFinished ? {} : { aborted: true }),
+      ms: Math.round((performance.now() - startedAt) * 100) / 100, tenant: c?.caller.tenant, chain: c?.chain, stream: c?.stream,
+      provider: c?.provider, model: c?.model, attempts: c?.attempts, kind: c?.kind, ...(reply.raw.writableFinished ? {} : { aborted: true }),
     }, 'gateway request');
   });
 }

@@ -82,7 +82,7 @@ describe('gateway keys and tenants', () => {
     await h.client(ALPHA_KEY).chat.completions.create(ask);
     await failure(h.client('sk-gw-not-a-key-000000').chat.completions.create(ask));
     const lines = h.log.records().filter((r) => r.msg === 'gateway request');
-    expect(lines.map((l) => [l.status, l.tenant, l.provider, l.path])).toEqual([[200, 'alpha', 'openai', '/v1/chat/completions'], [401, 'default', undefined, '/v1/chat/completions']]);
+    expect(lines.map((l) => [l.status, l.tenant, l.provider, l.path])).toEqual([[200, 'alpha', 'openai', '/v1/chat/completions'], [401, undefined, undefined, '/v1/chat/completions']]);
     const all = h.log.lines.join('\n');
     for (const secret of [ALPHA_KEY, BETA_KEY, 'sk-gw-not-a-key-000000', PROMPT]) expect(all).not.toContain(secret);
   });
