@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
-import { API_KEY, MODEL } from '../lib/arms.js';
+import { API_KEY, MODEL, benchRouter, chainConfig } from '../lib/arms.js';
 import { foreignLoad } from '../lib/contention.js';
 import { num, withIqr } from '../lib/format.js';
-import { interleaved } from '../lib/load.js';
+import { closedLoop, interleaved } from '../lib/load.js';
 import { launchPlainUpstream, type PlainUpstream } from '../lib/plain-upstream.js';
 import { check, overBy, type ScenarioReport, type TargetCheck } from '../lib/report.js';
 import type { BenchContext, BenchScenario } from '../lib/scenario.js';
@@ -81,6 +81,26 @@ async function sweep(arm: Arm, points: number[], seconds: number, core: string |
 
 const ms = (us: number) => `${num(us / 1000, 3)} ms`;
 
+/**
+ * CPU µs per call of the bare SDK and of `router.chat` (the gateway's router, in this process), c=8:
+ * what a gateway request costs before the gateway's own HTTP work, for the breakdown table.
+ */
+async function inProcessCpu(upstreamBaseURL: string, seconds: number): Promise<{ sdkUs: number; routerUs: number }> {
+  const sdk = new OpenAI({ apiKey: API_KEY, baseURL: upstreamBaseURL, maxRetries: 0 });
+  const router = benchRouter(chainConfig({ primary: upstreamBaseURL, secondary: upstreamBaseURL }));
+  try {
+    const sdkCall = () => sdk.chat.completions.create({ model: MODEL, messages: MESSAGES, max_completion_tokens: 16 });
+    const routerCall = () => router.chat({ messages: MESSAGES, maxTokens: 16 });
+    await closedLoop(8, 500, sdkCall);
+    await closedLoop(8, 500, routerCall);
+    const a = await closedLoop(8, seconds * 1000, sdkCall);
+    const b = await closedLoop(8, seconds * 1000, routerCall);
+    return { sdkUs: a.cpuUs / a.completed, routerUs: b.cpuUs / b.completed };
+  } finally {
+    await router.close();
+  }
+}
+
 export const gateway: BenchScenario = {
   name: 'gateway',
   title: 'S2: proxy mode: switchyard serve and the Portkey gateway against the bare SDK, zero-latency upstream',
@@ -121,6 +141,14 @@ export const gateway: BenchScenario = {
         notes.push('wrk is not installed (Debian: apt-get install wrk), so there is no throughput sweep and no requests per second per core.');
       }
 
+      const cpu = await inProcessCpu(upstream.baseURL, ctx.quick ? 1 : 3);
+      const syPoints = sweeps[processes[0]!.name] ?? [];
+      const saturated = syPoints.reduce<SweepPoint | undefined>((b, p) => (!b || p.cpuCores > b.cpuCores ? p : b), undefined);
+      const cpuTable = {
+        title: 'Where a request\'s CPU goes (µs per request; in-process figures at c=8 in the client process, the gateway\'s from its busiest wrk point)',
+        columns: ['the openai SDK call alone', 'router.chat (router + SDK)', 'switchyard serve (HTTP in and out + router + SDK)', 'of which the gateway\'s own HTTP work'],
+        rows: [[num(cpu.sdkUs), num(cpu.routerUs), saturated ? num(saturated.cpuUsPerRequest) : 'n/a', saturated ? num(saturated.cpuUsPerRequest - cpu.routerUs) : 'n/a']],
+      };
       const latencyTable = {
         title: `c=1, the openai SDK as the client, arms interleaved call by call: median of ${rounds} round(s) [IQR], µs`,
         columns: ['arm', 'p50', 'p99', 'added p50', 'added p99'],
@@ -152,28 +180,34 @@ export const gateway: BenchScenario = {
         const best = ok.reduce<SweepPoint | undefined>((b, p) => (!b || p.rps > b.rps ? p : b), undefined);
         // Pinned, the gateway has one core: its best rate is per core. Unpinned, divide by the cores it used.
         const perCore = best ? (pinned ? best.rps : best.rps / Math.max(best.cpuCores, 1e-9)) : Number.NaN;
-        summary[a.name] = { addedP50Us: lat[a.name]!.p50.median - direct.p50.median, addedP99Us: addedP99, addedP99ModerateUs: addedModerate, rpsPerCore: perCore };
+        const clean = points.filter((p) => p.errors === 0);
+        const peak = clean.length > 0 ? Math.max(...clean.map((p) => p.rps)) : Number.NaN;
+        summary[a.name] = { addedP50Us: lat[a.name]!.p50.median - direct.p50.median, addedP99Us: addedP99, addedP99ModerateUs: addedModerate, rpsPerCore: perCore, peakRps: peak };
         const label = a.name.startsWith('switchyard') ? 'switchyard' : 'Portkey';
         if (!a.name.startsWith('switchyard')) continue;
         targets.push(check(`${label}: added p99 at c=1 (SDK client)`, '≤ 0.5 ms', ms(addedP99), addedP99 <= 500, overBy(addedP99 / 1000, 0.5, 'ms', 3)));
         targets.push(check(`${label}: added p99 at moderate load (wrk, c=${MODERATE})`, '≤ 0.5 ms', Number.isFinite(addedModerate) ? ms(addedModerate) : 'n/a',
           Number.isFinite(addedModerate) ? addedModerate <= 500 : null, overBy(addedModerate / 1000, 0.5, 'ms', 3)));
-        targets.push(check(`${label}: requests per second per core at p99 ≤ 10 ms`, '≥ 2,000', Number.isFinite(perCore) ? num(perCore) : 'n/a',
-          Number.isFinite(perCore) ? perCore >= 2_000 : null, `${num(2_000 - perCore)} req/s under (${(perCore / 2_000).toFixed(2)}x the target)`));
+        // Measured points none of which kept p99 within 10 ms are a miss, not a gap in the data.
+        const rate = Number.isFinite(perCore) ? perCore : points.length > 0 ? 0 : Number.NaN;
+        const measuredRate = Number.isFinite(perCore) ? num(perCore) : points.length > 0 ? `none within p99 ≤ 10 ms (peak ${num(peak)} req/s)` : 'n/a';
+        targets.push(check(`${label}: requests per second per core at p99 ≤ 10 ms`, '≥ 2,000', measuredRate,
+          Number.isFinite(rate) ? rate >= 2_000 : null, `${num(2_000 - rate)} req/s under (${(rate / 2_000).toFixed(2)}x the target)`));
       }
-      const pkSummary = Object.entries(summary).find(([n]) => n.startsWith('Portkey'))?.[1] as { addedP99Us: number; rpsPerCore: number } | undefined;
-      const sySummary = summary[processes[0]!.name] as { addedP99Us: number; rpsPerCore: number };
+      const pkSummary = Object.entries(summary).find(([n]) => n.startsWith('Portkey'))?.[1] as { addedP99Us: number; peakRps: number } | undefined;
+      const sySummary = summary[processes[0]!.name] as { addedP99Us: number; peakRps: number };
       const headline = {
         title: 'At a glance',
-        columns: ['arm', 'added p50 (c=1)', 'added p99 (c=1)', `added p99 (wrk c=${MODERATE})`, 'req/s per core (p99 ≤ 10 ms)'],
+        columns: ['arm', 'added p50 (c=1)', 'added p99 (c=1)', `added p99 (wrk c=${MODERATE})`, 'req/s per core (p99 ≤ 10 ms)', 'peak req/s on its core (any p99)'],
         rows: Object.entries(summary).map(([name, s]) => {
-          const v = s as { addedP50Us: number; addedP99Us: number; addedP99ModerateUs: number; rpsPerCore: number };
-          return [name, ms(v.addedP50Us), ms(v.addedP99Us), Number.isFinite(v.addedP99ModerateUs) ? ms(v.addedP99ModerateUs) : 'n/a', Number.isFinite(v.rpsPerCore) ? num(v.rpsPerCore) : 'n/a'];
+          const v = s as { addedP50Us: number; addedP99Us: number; addedP99ModerateUs: number; rpsPerCore: number; peakRps: number };
+          const n = (x: number) => (Number.isFinite(x) ? num(x) : 'n/a');
+          return [name, ms(v.addedP50Us), ms(v.addedP99Us), Number.isFinite(v.addedP99ModerateUs) ? ms(v.addedP99ModerateUs) : 'n/a', n(v.rpsPerCore), n(v.peakRps)];
         }),
       };
       if (pkSummary && sySummary) {
         notes.push(`switchyard serve against Portkey in this run: added p99 ${num(sySummary.addedP99Us / 1000, 3)} ms vs ${num(pkSummary.addedP99Us / 1000, 3)} ms; ` +
-          `req/s per core ${num(sySummary.rpsPerCore)} vs ${num(pkSummary.rpsPerCore)} (${(sySummary.rpsPerCore / pkSummary.rpsPerCore).toFixed(1)}x).`);
+          `peak req/s on one core ${num(sySummary.peakRps)} vs ${num(pkSummary.peakRps)} (${(sySummary.peakRps / pkSummary.peakRps).toFixed(2)}x).`);
       }
       notes.push('Added latency = the arm minus the bare SDK calling the upstream directly, from the same client, in the same rounds (kind D in the anchors). wrk is closed loop: its latencies include queueing at the gateway.');
       return {
@@ -184,9 +218,9 @@ export const gateway: BenchScenario = {
           'c=1: the openai SDK (maxRetries 0) in this process, arms interleaved call by call after a warm-up; p50/p99 per round, median of rounds.',
           `Throughput: wrk with 1 thread at ${SWEEP.join(', ')} connections; the gateway's CPU from /proc. Requests per second per core = the best rate with p99 ≤ 10 ms and no errors${pinned ? ' (the gateway is pinned to one core)' : ', divided by the cores the gateway used (no pinning in this run)'}.`,
         ],
-        tables: [headline, latencyTable, ...(wrk ? [sweepTable] : [])],
+        tables: [headline, latencyTable, ...(wrk ? [sweepTable] : []), cpuTable],
         targets, notes,
-        data: { latency: lat, foreignLoadOnClientCore: measured.foreign, sweeps, summary, pinned },
+        data: { latency: lat, foreignLoadOnClientCore: measured.foreign, sweeps, summary, cpu, pinned },
       };
     } finally {
       for (const p of processes) await p.close();
