@@ -45,7 +45,7 @@ describe('switchyard serve as a process', () => {
     expect(serve.stdout()).toMatch(/stopped: 1 in flight at SIGTERM, 0 cut off/);
     expect(serve.stderr()).toMatch(/"msg":"gateway request"/);
     expect(serve.stderr()).not.toMatch(/sk-proj-serve-test/);
-  });
+  }, 60_000);
 
   it('refuses to listen beyond loopback without gateway.keys (exit 2, one line)', async () => {
     const file = configFile(config(up.url));
@@ -54,5 +54,5 @@ describe('switchyard serve as a process', () => {
     expect(await serve.exited).toBe(2);
     expect(serve.stderr()).toMatch(/^switchyard: listening on 0\.0\.0\.0 requires gateway\.keys/m);
     expect(up.count()).toBe(0);
-  });
+  }, 60_000);
 });
