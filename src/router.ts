@@ -170,10 +170,15 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     } catch (err) {
       return Promise.reject(err);
     }
-    const fetch = request.idempotencyKey !== undefined
-      ? () => idempotency.run(request.idempotencyKey!, request, call.chain, () => chatCall(rt, call))
-      : () => chatCall(rt, call);
-    const pending = cache && request.cache !== false ? cache.chat(request, call.chain, call.startedAtMs, fetch) : fetch();
+    // The plain call (no idempotency key, no cache) makes no closure: it is every call's path.
+    let pending: Promise<ChatResult>;
+    if (request.idempotencyKey === undefined && !(cache && request.cache !== false)) pending = chatCall(rt, call);
+    else {
+      const fetch = request.idempotencyKey !== undefined
+        ? () => idempotency.run(request.idempotencyKey!, request, call.chain, () => chatCall(rt, call))
+        : () => chatCall(rt, call);
+      pending = cache && request.cache !== false ? cache.chat(request, call.chain, call.startedAtMs, fetch) : fetch();
+    }
     return events.has('call') ? observeCall(rt, call, pending) : pending;
   }
 
