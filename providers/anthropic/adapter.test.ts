@@ -58,8 +58,11 @@ describe('anthropic adapter: errors mapped to facts through the real SDK', () =>
   });
 
   it('maps a reset connection to transport', async () => {
+    // nock's replyWithError breaks inside its interceptor for node:http (a real reset on the default
+    // transport is in the contract suite), so this one goes through the SDK's fetch transport.
     nock(BASE).post('/v1/messages').replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
-    expect((await failureOf(anthropic(), request)).kind).toBe('transport');
+    const viaFetch = adapterFor('anthropic', { type: 'anthropic', apiKey: KEY, baseURL: BASE, transport: 'fetch' });
+    expect((await failureOf(viaFetch, request)).kind).toBe('transport');
   });
 
   it('maps an aborted signal to aborted', async () => {

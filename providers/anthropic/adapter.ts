@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { secretRedactor } from '../../src/observe/redact.js';
+import { SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
+import { httpFetch } from '../shared/http-fetch.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
@@ -21,11 +23,14 @@ export { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock } = ctx;
   const redact = secretRedactor([provider.resolvedApiKey]);
+  const transport = provider.transport === 'fetch' ? undefined : httpFetch();
   const client = new Anthropic({
     apiKey: provider.resolvedApiKey ?? null,
     baseURL: provider.baseURL ?? 'https://api.anthropic.com',
     maxRetries: 0,
-    timeout: provider.timeoutMs ?? 600_000,
+    // Only a backstop: the router times every attempt itself, or passes the attempt's own timeout.
+    timeout: SDK_BACKSTOP_TIMEOUT_MS,
+    ...(transport ? { fetch: transport.fetch } : {}),
     defaultHeaders: provider.headers,
     logger: sdkLogger(ctx.logger, provider.name),
     logLevel: 'warn',
@@ -59,6 +64,8 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
       const where = { provider: provider.name, model: request.model };
       return streamAnthropic({ client, where, now: () => clock.now(), map: mapper(request.model) }, request, options);
     },
-    async close() {},
+    async close() {
+      transport?.close();
+    },
   };
 }

@@ -77,8 +77,10 @@ describe('openai adapter: errors mapped to facts through the real SDK', () => {
   });
 
   it('maps a reset connection to transport', async () => {
+    // nock's replyWithError breaks inside its interceptor for node:http (a real reset on the default
+    // transport is in the contract suite), so this one goes through the SDK's fetch transport.
     nock(BASE).post('/chat/completions').replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
-    const err = await failureOf(openai(), request);
+    const err = await failureOf(adapterFor('openai', { type: 'openai', apiKey: KEY, baseURL: BASE, transport: 'fetch' }), request);
     expect(err.kind).toBe('transport');
   });
 

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { secretRedactor } from '../../src/observe/redact.js';
+import { httpFetch } from '../shared/http-fetch.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { openAIBody } from './adapter-body.js';
@@ -26,7 +27,8 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock } = ctx;
   const compatible = provider.type === 'openai-compatible';
   const redact = secretRedactor([provider.resolvedApiKey]);
-  const client = openAIClient(provider, ctx.logger);
+  const transport = provider.transport === 'fetch' ? undefined : httpFetch();
+  const client = openAIClient(provider, ctx.logger, transport?.fetch);
   const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact });
 
   return {
@@ -61,7 +63,8 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       return embedOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model) }, request, options);
     },
     async close() {
-      // The SDK holds no sockets of its own beyond the global fetch pool.
+      // The pooled sockets are the adapter's own: none is left open after the router closes.
+      transport?.close();
     },
   };
 }

@@ -3,6 +3,8 @@ import type { ResolvedProvider } from '../../src/config/index.js';
 import { RouterError } from '../../src/errors.js';
 import type { Logger } from '../../src/observe/logger.js';
 import { providerQuery, splitBaseURL } from '../shared/base-url.js';
+import { SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
+import type { SdkFetch } from '../shared/http-fetch.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
 
 /** Azure's API version query parameter, which its SDK client takes as an option of its own. */
@@ -20,11 +22,13 @@ export function isAzure(provider: ResolvedProvider): boolean {
  * `api-key` header, `/deployments/<model>` paths (the chain's model is the deployment name), and
  * `api-version` from `query` or the base URL.
  */
-export function openAIClient(provider: ResolvedProvider, logger: Logger): OpenAI {
+export function openAIClient(provider: ResolvedProvider, logger: Logger, fetch?: SdkFetch): OpenAI {
   const { baseURL, query } = splitBaseURL(provider.baseURL ?? 'https://api.openai.com/v1', providerQuery(provider));
   const common = {
     maxRetries: 0,
-    timeout: provider.timeoutMs ?? 600_000,
+    // Only a backstop: the router times every attempt itself, or passes the attempt's own timeout.
+    timeout: SDK_BACKSTOP_TIMEOUT_MS,
+    ...(fetch ? { fetch } : {}),
     defaultHeaders: provider.headers,
     logger: sdkLogger(logger, provider.name),
     logLevel: 'warn' as const,

@@ -29,6 +29,7 @@ export const DEFAULTS = Object.freeze({
   provider: Object.freeze({
     /** Per attempt; for a stream, also the longest gap between chunks. */
     timeoutMs: 60_000,
+    transport: 'node-http' as 'node-http' | 'fetch',
   }),
   limits: Object.freeze({
     windowMs: 60_000,

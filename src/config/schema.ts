@@ -64,6 +64,12 @@ const providerBase = {
   /** Streams only: a target that sends no content within this is abandoned for the next one. */
   firstTokenTimeoutMs: positiveMs.optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /**
+   * How the SDK reaches the provider: `node-http` (Node's http client with a keep-alive pool of the
+   * adapter's own, about half the cost of undici's fetch per request, closed with the router) or
+   * `fetch` (the SDK's default, the global fetch). @default 'node-http'
+   */
+  transport: z.enum(['node-http', 'fetch']).optional(),
   /** Query parameters sent with every request (Azure OpenAI's `api-version`). */
   query: z.record(z.string(), z.string()).optional(),
   /**
