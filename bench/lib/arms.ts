@@ -80,13 +80,13 @@ export const ROOMY_LIMITS = Object.freeze({ rpm: 10_000_000, tpm: 2_000_000_000,
  * breaker per provider, budgets (RPM, TPM, concurrency) and retries, all at their defaults except
  * what is passed.
  */
-export function chainConfig(baseURLs: { primary: string; secondary: string }, extra: { tokenizer?: 'auto' | 'heuristic'; timeoutMs?: number; windowMs?: number } = {}): SwitchyardConfig {
+export function chainConfig(baseURLs: { primary: string; secondary: string }, extra: { tokenizer?: 'auto' | 'heuristic'; timeoutMs?: number; windowMs?: number; transport?: 'node-http' | 'fetch' } = {}): SwitchyardConfig {
   const limits = { ...ROOMY_LIMITS, ...(extra.tokenizer ? { tokenizer: extra.tokenizer } : {}), ...(extra.windowMs ? { windowMs: extra.windowMs } : {}) };
   const timeoutMs = extra.timeoutMs ?? 60_000;
   return {
     providers: {
-      primary: { type: 'openai', apiKey: API_KEY, baseURL: baseURLs.primary, timeoutMs, limits },
-      secondary: { type: 'openai', apiKey: API_KEY, baseURL: baseURLs.secondary, timeoutMs, limits },
+      primary: { type: 'openai', apiKey: API_KEY, baseURL: baseURLs.primary, timeoutMs, limits, ...(extra.transport ? { transport: extra.transport } : {}) },
+      secondary: { type: 'openai', apiKey: API_KEY, baseURL: baseURLs.secondary, timeoutMs, limits, ...(extra.transport ? { transport: extra.transport } : {}) },
     },
     chains: { default: [`primary:${MODEL}`, `secondary:${MODEL}`] },
     log: { level: 'silent' },
@@ -138,7 +138,7 @@ export function routerCall(router: Router, req: BenchRequest) {
  */
 export type ArmSpec =
   | { name: string; label: string; kind: 'sdk' }
-  | { name: string; label: string; kind: 'router'; root: string; tokenizer?: 'auto' | 'heuristic' };
+  | { name: string; label: string; kind: 'router'; root: string; tokenizer?: 'auto' | 'heuristic'; transport?: 'node-http' | 'fetch' };
 
 export interface Arm {
   spec: ArmSpec;
@@ -152,6 +152,6 @@ export async function makeArm(spec: ArmSpec, baseURLs: { primary: string; second
     const client = sdkClient(baseURLs.primary, 0, extra.timeoutMs);
     return { spec, call: () => sdkCall(client, req), close: async () => {} };
   }
-  const router = benchRouter(chainConfig(baseURLs, { ...extra, ...(spec.tokenizer ? { tokenizer: spec.tokenizer } : {}) }), await loadCreateRouter(spec.root));
+  const router = benchRouter(chainConfig(baseURLs, { ...extra, ...(spec.tokenizer ? { tokenizer: spec.tokenizer } : {}), ...(spec.transport ? { transport: spec.transport } : {}) }), await loadCreateRouter(spec.root));
   return { spec, call: () => routerCall(router, req), close: () => router.close() };
 }
