@@ -1,16 +1,14 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import type { SwitchyardConfig } from '../../config/index.js';
 import { isRouterError, type RouterError } from '../../errors.js';
 import { REDACT_PATHS } from '../../observe/redact.js';
 import { createRouter, type Router } from '../../router.js';
-import type { Simulator } from '../../sim/index.js';
 import type { ChatRequest } from '../../types.js';
 import { parseFlags, wholeNumberFlag } from '../args.js';
 import { attemptLines } from '../attempt-lines.js';
 import { UsageError, type CliCommand, type CliIO } from '../command.js';
-import { cliConfig } from '../config-source.js';
-import { needsOfflineSimulator, offlineKind, SIMULATOR_URL_ENV, startOfflineSimulator, withEnv } from '../offline.js';
+import { asUsage, loadCliConfig as load } from '../config-source.js';
+import { needsOfflineSimulator, offlineKind, SIMULATOR_URL_ENV, startOfflineSimulator } from '../offline.js';
 import { ms } from '../table.js';
 
 const USAGE = `Usage: switchyard chat "prompt" [options]
@@ -37,17 +35,7 @@ const OPTIONS = {
   verbose: { type: 'boolean' },
 } as const;
 
-/** A config problem is the user's to fix: one line, exit 2. */
-function asUsage(err: unknown): unknown {
-  if (isRouterError(err) && err.kind === 'config') return new UsageError(err.message.split('\n').map((l) => l.trim()).join(' '));
-  return err;
-}
 
-async function load(io: CliIO, file: string | undefined, simulator: Simulator | undefined): Promise<SwitchyardConfig> {
-  const env = simulator ? { ...io.env, [SIMULATOR_URL_ENV]: simulator.url } : io.env;
-  const read = () => cliConfig(io, file, env).catch((err: unknown) => Promise.reject(asUsage(err)));
-  return simulator ? withEnv(SIMULATOR_URL_ENV, simulator.url, read) : read();
-}
 
 /** The one line that says no real API is answering, and why. */
 function offlineNote(kind: 'simulator' | 'fake', externalURL: string | undefined): string {

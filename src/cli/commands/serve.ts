@@ -1,15 +1,12 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import type { SwitchyardConfig } from '../../config/index.js';
-import { isRouterError } from '../../errors.js';
 import { createGateway, type Gateway } from '../../gateway/index.js';
 import { REDACT_PATHS } from '../../observe/redact.js';
 import { createRouter, type Router } from '../../router.js';
-import type { Simulator } from '../../sim/index.js';
 import { parseFlags, wholeNumberFlag } from '../args.js';
 import { UsageError, type CliCommand, type CliIO } from '../command.js';
-import { cliConfig } from '../config-source.js';
-import { needsOfflineSimulator, SIMULATOR_URL_ENV, startOfflineSimulator, withEnv } from '../offline.js';
+import { asUsage, loadCliConfig as load } from '../config-source.js';
+import { needsOfflineSimulator, SIMULATOR_URL_ENV, startOfflineSimulator } from '../offline.js';
 
 const USAGE = `Usage: switchyard serve [--config FILE] [--port N] [--host HOST]
 
@@ -52,17 +49,7 @@ function stopSignal(io: CliIO): Promise<string> {
   });
 }
 
-/** A config problem is the user's to fix: one line, exit 2. */
-function asUsage(err: unknown): unknown {
-  if (isRouterError(err) && err.kind === 'config') return new UsageError(err.message.split('\n').map((l) => l.trim()).join(' '));
-  return err;
-}
 
-async function load(io: CliIO, file: string | undefined, simulator: Simulator | undefined): Promise<SwitchyardConfig> {
-  const env = simulator ? { ...io.env, [SIMULATOR_URL_ENV]: simulator.url } : io.env;
-  const read = () => cliConfig(io, file, env).catch((err: unknown) => Promise.reject(asUsage(err)));
-  return simulator ? withEnv(SIMULATOR_URL_ENV, simulator.url, read) : read();
-}
 
 /** `switchyard serve`. */
 export const command: CliCommand = {
