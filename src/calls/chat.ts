@@ -1,6 +1,6 @@
 import type { ProviderRequest, ProviderResponse } from '../../providers/types.js';
 import { promptTokenEstimate } from '../decide/token-estimate.js';
-import type { CallKind } from '../policy/call-kind.js';
+import type { CallKind, TokenEstimate } from '../policy/call-kind.js';
 import { runChain } from '../policy/run-chain.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
 import type { Call, Runtime } from '../runtime.js';
@@ -8,10 +8,11 @@ import type { ChatRequest, ChatResult } from '../types.js';
 import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
 
-/** Prompt tokens (a real tokenizer only when a TPM budget needs it) plus the output reservation. */
-export function chatTokens(call: Call, target: TargetRuntime, payload: ProviderRequest): number {
-  const needsTokenizer = target.chat.budget.limits.tpm !== undefined || call.tenant.budget?.limits.tpm !== undefined;
-  return promptTokenEstimate(payload, needsTokenizer ? target.countTokens : undefined) + (payload.maxTokens ?? target.reserveOutputTokens);
+/** Prompt tokens (a real tokenizer only when a token budget needs it) and the output reservation. */
+export function chatTokens(call: Call, target: TargetRuntime, payload: ProviderRequest): TokenEstimate {
+  const { limits } = target.chat.budget;
+  const needsTokenizer = limits.tpm !== undefined || limits.itpm !== undefined || call.tenant.budget?.limits.tpm !== undefined;
+  return { input: promptTokenEstimate(payload, needsTokenizer ? target.countTokens : undefined), output: payload.maxTokens ?? target.reserveOutputTokens };
 }
 
 /** A chat answer with its `responseFormat` object, parsed inside the attempt so the decision table sees `invalid_output`. */

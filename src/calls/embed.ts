@@ -1,7 +1,7 @@
 import type { ProviderEmbedRequest, ProviderEmbedResponse } from '../../providers/types.js';
 import { heuristicTokens } from '../decide/token-estimate.js';
 import { RouterError } from '../errors.js';
-import type { CallKind } from '../policy/call-kind.js';
+import type { CallKind, TokenEstimate } from '../policy/call-kind.js';
 import { runChain, type ChainAnswer } from '../policy/run-chain.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
 import type { Call, Runtime } from '../runtime.js';
@@ -17,12 +17,12 @@ interface Batch {
 const BATCH_CONCURRENCY = 4;
 
 /** Input tokens as the provider's limiter counts them; embeddings reserve no output. */
-function embedTokens(call: Call, target: TargetRuntime, payload: ProviderEmbedRequest): number {
+function embedTokens(call: Call, target: TargetRuntime, payload: ProviderEmbedRequest): TokenEstimate {
   const needsTokenizer = target.embeddings.budget.limits.tpm !== undefined || call.tenant.budget?.limits.tpm !== undefined;
   const count = needsTokenizer ? target.countTokens : heuristicTokens;
   let total = 0;
   for (const text of payload.input) total += count(text);
-  return total;
+  return { input: total, output: 0 };
 }
 
 /** `router.embed` on the per-target pipeline, counted on each target's embeddings endpoint. */

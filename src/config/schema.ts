@@ -28,19 +28,35 @@ const budgetFields = {
   concurrency: positiveInt.optional(),
 };
 
+/** Anthropic's separate input and output token limits, enforced at once with `rpm` (and `tpm`, if set). */
+const tokenWindowFields = {
+  /** Input tokens per rolling window (Anthropic's ITPM): the prompt, less input served from the prompt cache. */
+  itpm: positiveInt.optional(),
+  /** Output tokens per rolling window (Anthropic's OTPM): `maxTokens` reserved, then only what was written. */
+  otpm: positiveInt.optional(),
+};
+
 /**
  * Client-side budgets, applied to each target (provider, model) of this provider separately, the way
  * providers count them; `models` overrides the numbers for a model whose limits differ.
  */
 export const limitsSchema = z.object({
   ...budgetFields,
-  models: z.record(z.string().min(1), z.object(budgetFields).strict()).optional(),
+  ...tokenWindowFields,
+  models: z.record(z.string().min(1), z.object({ ...budgetFields, ...tokenWindowFields }).strict()).optional(),
   /** Budgets of the embeddings endpoint, which providers count apart from chat (none unless set). */
   embeddings: z.object(budgetFields).strict().optional(),
   /** How long a call may wait in the queue for room before the target is skipped. @default retry.maxInlineWaitMs */
   maxQueueMs: nonNegativeMs.optional(),
   /** Length of the rolling window (only tests and simulators change it). @default 60000 */
   windowMs: positiveMs.optional(),
+  /**
+   * Pacing: each limit is released evenly through its window, at most this many ms' worth at once;
+   * the burst then follows the provider's own bucket (429s and its headers shrink it, it grows back
+   * slowly). `windowMs` turns pacing off (a whole window at once).
+   * @default windowMs / 60 (a second's worth of a per-minute limit), raised to 10 requests' worth of `rpm`
+   */
+  burstMs: positiveMs.optional(),
   /** Output tokens reserved for a call that sets no maxTokens (Anthropic calls reserve what is sent). @default 1024 */
   reserveOutputTokens: positiveInt.optional(),
   /** `auto`: also count non-ASCII prompts with tiktoken where an OpenAI encoding fits the model. @default 'auto' */

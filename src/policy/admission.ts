@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Clock, Timer } from '../clock.js';
 import { andThen, isPromise, settled, type MaybePromise } from '../maybe-promise.js';
 import type { Call } from '../runtime.js';
-import type { BudgetGrant, BudgetRequest, StateStore } from '../store/state-store.js';
+import type { BudgetGrant, BudgetRequest, BudgetSettlement, StateStore, TokenDelta } from '../store/state-store.js';
 import type { RateLimitSnapshot } from '../types.js';
+import type { TokenEstimate } from './call-kind.js';
 import { FairQueue, type Waiter } from './fair-queue.js';
 import type { Budget, TargetRuntime } from './target-runtime.js';
 
@@ -13,8 +14,8 @@ export interface AdmitRequest {
   target: TargetRuntime;
   /** The target endpoint's budget (chat, or embeddings). */
   budget: Budget;
-  /** Estimated tokens the provider's limiter will charge. */
-  tokens: number;
+  /** Tokens the provider's limiter is expected to charge: the prompt, and the output reserved. */
+  tokens: TokenEstimate;
   /** The concurrency slot is reclaimed after this if the process dies holding it. */
   leaseTtlMs: number;
 }
@@ -23,15 +24,18 @@ export type Admitted = { ok: true; lease: Lease };
 export type Refused = {
   ok: false;
   /** `deadline`: the call's own deadline passed while it waited; `aborted`: the caller gave up. */
-  reason: 'rpm' | 'tpm' | 'concurrency' | 'provider' | 'too_large' | 'deadline' | 'aborted';
+  reason: 'rpm' | 'tpm' | 'itpm' | 'otpm' | 'concurrency' | 'provider' | 'too_large' | 'deadline' | 'aborted';
   retryInMs?: number;
   budget: string;
 };
 
 /** What the provider billed, to reconcile the estimate (embeddings have no output tokens). */
 export interface BilledUsage {
+  /** Every input token, cached ones included. */
   inputTokens: number;
   outputTokens?: number;
+  /** Input served from the provider's prompt cache: Anthropic does not count it toward ITPM. */
+  cachedInputTokens?: number;
 }
 
 /** How an attempt ended, for its lease. */
@@ -40,6 +44,8 @@ export interface SettleOutcome {
   sent: boolean;
   usage?: BilledUsage;
   rateLimit?: RateLimitSnapshot;
+  /** The provider answered 429 to a request the budgets admitted. */
+  rateLimited?: boolean;
 }
 
 const PROCESS_TAG = randomBytes(4).toString('hex');
@@ -59,7 +65,16 @@ interface Ask {
   req: AdmitRequest;
   budgets: readonly Budget[];
   leaseId: string;
+  /** TPM: prompt plus output reservation. */
+  tokens: number;
+  /** ITPM: the prompt, less the share the target's prompt cache has lately served. */
+  inputTokens: number;
+  /** OTPM: the output reservation. */
+  outputTokens: number;
 }
+
+/** How fast a target's learned prompt-cache share follows what its answers report. */
+const CACHE_SHARE_WEIGHT = 1 / 8;
 
 /** Room taken in every budget of one attempt; settle it exactly once when the attempt ends. */
 export class Lease {
@@ -73,9 +88,11 @@ export class Lease {
 
   /**
    * Frees the attempt's concurrency slots. `sent: false` gives its requests and tokens back (nothing
-   * reached the provider). Usage above the estimate is charged; an over-estimate is not refunded (the
-   * provider counted the reservation too). Headroom the response reported tightens the target budget.
-   * Synchronous (undefined) with the memory store.
+   * reached the provider). Usage above the TPM estimate is charged, an over-estimate is not refunded
+   * (the provider counted the reservation too); ITPM and OTPM are reconciled both ways (cached input
+   * and unused output are given back, as Anthropic does). The response's headers correct the target
+   * budget's model of the provider's bucket, and a 429 shrinks it. Synchronous (undefined) with the
+   * memory store.
    */
   settle(outcome: SettleOutcome): Promise<void> | undefined {
     if (this.settledOnce) return undefined;
@@ -92,6 +109,8 @@ export class Lease {
  */
 export class Admission {
   private readonly queues = new Map<string, FairQueue>();
+  /** Per target budget with an ITPM limit: the share of input its answers lately had from the prompt cache. */
+  private readonly cacheShares = new Map<string, number>();
 
   constructor(
     private readonly store: StateStore,
@@ -107,24 +126,35 @@ export class Admission {
    */
   admit(req: AdmitRequest): MaybePromise<Admitted | Refused> {
     const tenantBudget = req.call.tenant.budget;
-    const ask: Ask = { req, budgets: tenantBudget ? [tenantBudget, req.budget] : alone(req.budget), leaseId: `${PROCESS_TAG}-${++leaseSeq}` };
+    const { input, output } = req.tokens;
+    const share = req.budget.limits.itpm === undefined ? undefined : this.cacheShares.get(req.budget.key);
+    const ask: Ask = {
+      req, budgets: tenantBudget ? [tenantBudget, req.budget] : alone(req.budget), leaseId: `${PROCESS_TAG}-${++leaseSeq}`,
+      tokens: input + output, inputTokens: share ? Math.ceil(input * (1 - share)) : input, outputTokens: output,
+    };
     return this.takeFrom(ask, 0);
   }
 
   /** Called by `Lease.settle`. */
   settle(ask: Ask, outcome: SettleOutcome): Promise<void> | undefined {
     const now = this.clock.now();
-    const { usage } = outcome;
-    const extra = usage ? usage.inputTokens + (usage.outputTokens ?? 0) - ask.req.tokens : 0;
     const ops: Array<MaybePromise<void>> = [];
     // Settling never fails a call: an answer the provider gave stands even when the store does not
     // (the lease then expires by its TTL). A custom store that throws is logged, not propagated.
     try {
+      if (outcome.usage) this.learnCacheShare(ask.req.budget, outcome.usage);
       for (const budget of ask.budgets) {
-        ops.push(this.store.releaseBudget(budget.key, ask.leaseId, outcome.sent, now));
-        if (outcome.sent && extra > 0 && budget.limits.tpm !== undefined) ops.push(this.store.chargeTokens(budget.key, ask.leaseId, extra, now));
+        if (!outcome.sent) {
+          ops.push(this.store.releaseBudget(budget.key, ask.leaseId, false, now));
+          continue;
+        }
+        const settlement: BudgetSettlement = { charge: outcome.usage && reconcile(ask, budget, outcome.usage) };
+        if (budget === ask.req.budget) {
+          settlement.snapshot = outcome.rateLimit;
+          settlement.rateLimited = outcome.rateLimited;
+        }
+        ops.push(this.store.settleBudget(budget.key, ask.leaseId, settlement, now));
       }
-      if (outcome.rateLimit) ops.push(this.store.observeHeadroom(ask.req.budget.key, outcome.rateLimit, now));
     } catch (err) {
       this.onSettleError?.(err);
     }
@@ -134,6 +164,18 @@ export class Admission {
       return undefined;
     }
     return pending.then(() => this.notify(ask.budgets));
+  }
+
+  /** The share of a target's input its prompt cache has lately served (for tests and diagnostics). */
+  cacheShare(budgetKey: string): number | undefined {
+    return this.cacheShares.get(budgetKey);
+  }
+
+  private learnCacheShare(budget: Budget, usage: BilledUsage): void {
+    if (budget.limits.itpm === undefined || usage.inputTokens <= 0) return;
+    const seen = Math.min(1, (usage.cachedInputTokens ?? 0) / usage.inputTokens);
+    const share = this.cacheShares.get(budget.key);
+    this.cacheShares.set(budget.key, share === undefined ? seen : share + (seen - share) * CACHE_SHARE_WEIGHT);
   }
 
   /** Callers waiting in any queue (for tests and diagnostics). */
@@ -169,7 +211,10 @@ export class Admission {
 
   private take(ask: Ask, budget: Budget): MaybePromise<BudgetGrant | Omit<Refused, 'budget'>> {
     const { call, target } = ask.req;
-    const request: BudgetRequest = { key: budget.key, limits: budget.limits, tokens: ask.req.tokens, leaseId: ask.leaseId, leaseTtlMs: ask.req.leaseTtlMs };
+    const request: BudgetRequest = {
+      key: budget.key, limits: budget.limits, tokens: ask.tokens, inputTokens: ask.inputTokens, outputTokens: ask.outputTokens,
+      leaseId: ask.leaseId, leaseTtlMs: ask.req.leaseTtlMs,
+    };
     const queue = this.queues.get(budget.key);
     // Callers already queued go first: only with nobody waiting may a call take room directly.
     if (queue && queue.size > 0) return this.wait(this.queueFor(budget.key), request, ask);
@@ -220,4 +265,18 @@ export class Admission {
       queue.enqueue(waiter);
     });
   }
+}
+
+/**
+ * What the usage billed changes in one budget's reservation: TPM is charged what the estimate missed
+ * (never refunded: OpenAI's limiter counted the reservation too); ITPM and OTPM move both ways to
+ * what Anthropic counts: the input less cache reads, the output actually written.
+ */
+function reconcile(ask: Ask, budget: Budget, usage: BilledUsage): TokenDelta | undefined {
+  const { limits } = budget;
+  const extra = usage.inputTokens + (usage.outputTokens ?? 0) - ask.tokens;
+  const input = limits.itpm === undefined ? 0 : usage.inputTokens - (usage.cachedInputTokens ?? 0) - ask.inputTokens;
+  const output = limits.otpm === undefined || usage.outputTokens === undefined ? 0 : usage.outputTokens - ask.outputTokens;
+  if (extra <= 0 && input === 0 && output === 0) return undefined;
+  return { tokens: extra > 0 && limits.tpm !== undefined ? extra : 0, inputTokens: input, outputTokens: output };
 }

@@ -3,7 +3,7 @@ import type { MaybePromise } from '../maybe-promise.js';
 import type { Call, Runtime } from '../runtime.js';
 import type { Lease } from './admission.js';
 import type { AbortCause } from './attempt-scope.js';
-import type { AttemptValue, CallKind } from './call-kind.js';
+import type { AttemptValue, CallKind, TokenEstimate } from './call-kind.js';
 import type { BreakerPermit } from './circuit-breaker.js';
 import type { Endpoint, TargetRuntime } from './target-runtime.js';
 
@@ -45,7 +45,7 @@ export interface AttemptContext<P, T extends AttemptValue> {
   /** The retry delay waited before this attempt. */
   waitedMs?: number;
   /** Estimated tokens, computed on the first admission. */
-  tokens?: number;
+  tokens?: TokenEstimate;
   lease?: Lease;
   permit?: BreakerPermit;
   sentAtMs: number;

@@ -13,6 +13,14 @@ export interface AttemptValue {
   usage?: BilledUsage;
 }
 
+/** What an attempt is expected to cost a provider's token limits, before it is sent. */
+export interface TokenEstimate {
+  /** Prompt tokens as the provider's limiter counts them. */
+  input: number;
+  /** The output reservation: `maxTokens`, or the target's default (0 for embeddings). */
+  output: number;
+}
+
 /**
  * What one attempt runs under. A stream (or a call whose caller passed a signal) gets a scope: one
  * AbortController of ours. A plain call without a signal on the wall clock gets none: the SDK's own
@@ -37,8 +45,8 @@ export interface CallKind<P, T extends AttemptValue> {
   payload(call: Call, target: TargetRuntime): P;
   /** The target endpoint this call is counted on. */
   endpoint(target: TargetRuntime): Endpoint;
-  /** Tokens the provider's limiter will charge, reserved against TPM before the attempt is sent. */
-  estimateTokens(call: Call, target: TargetRuntime, payload: P): number;
+  /** Tokens the provider's limiter will charge, reserved against TPM (and ITPM, OTPM) before the attempt is sent. */
+  estimateTokens(call: Call, target: TargetRuntime, payload: P): TokenEstimate;
   /** Sends one attempt; never retries. */
   send(adapter: ProviderAdapter, payload: P, handle: AttemptHandle, call: Call): Promise<T>;
   /** This kind's bound on one attempt (a stream's first-token timeout), within the target's `timeoutMs`. */

@@ -50,7 +50,7 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
   }
   if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', { ...targetRef(call, target), ...rateLimit });
   if (!error && a.kind.keepsAttempt) return undefined; // the stream settles its lease at its end
-  const settled = a.lease!.settle({ sent: true, usage: value?.usage, rateLimit });
+  const settled = a.lease!.settle({ sent: true, usage: value?.usage, rateLimit, rateLimited: error?.kind === 'rate_limited' });
   return settled ? settled.then(() => undefined) : undefined;
 }
 

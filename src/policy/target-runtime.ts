@@ -8,6 +8,7 @@ import type { RateLimitSnapshot } from '../types.js';
 import type { AdaptiveThrottle } from './adaptive-throttle.js';
 import type { Breakers } from './breakers.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
+import { paced } from './pacing.js';
 import { tokenCounter } from './tokenizers.js';
 
 /** One budget an attempt must fit in: a tenant's, or a target endpoint's. */
@@ -68,21 +69,21 @@ export interface TargetRuntime {
   readonly capabilities: Capabilities;
 }
 
-/** The limits of a target for chat: its provider's `limits`, with that model's overrides. */
+/** The limits of a target for chat: its provider's `limits`, with that model's overrides, paced. */
 function chatLimits(provider: ResolvedProvider, model: string): BudgetLimits {
   const limits = provider.limits ?? {};
   const own = limits.models && Object.hasOwn(limits.models, model) ? limits.models[model]! : {};
-  return {
-    rpm: own.rpm ?? limits.rpm, tpm: own.tpm ?? limits.tpm,
+  return paced({
+    rpm: own.rpm ?? limits.rpm, tpm: own.tpm ?? limits.tpm, itpm: own.itpm ?? limits.itpm, otpm: own.otpm ?? limits.otpm,
     concurrency: own.concurrency ?? limits.concurrency, windowMs: limits.windowMs,
-  };
+  }, limits.burstMs);
 }
 
-/** The limits of a target for embeddings: `limits.embeddings`, counted apart from chat. */
+/** The limits of a target for embeddings: `limits.embeddings`, counted apart from chat, paced. */
 function embeddingLimits(provider: ResolvedProvider): BudgetLimits {
   const limits = provider.limits ?? {};
   const own = limits.embeddings ?? {};
-  return { rpm: own.rpm, tpm: own.tpm, concurrency: own.concurrency, windowMs: limits.windowMs };
+  return paced({ rpm: own.rpm, tpm: own.tpm, concurrency: own.concurrency, windowMs: limits.windowMs }, limits.burstMs);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Logger } from '../observe/logger.js';
 import type { RateLimitSnapshot } from '../types.js';
 import { hasBreakerState, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import { MemoryStore } from './memory-store.js';
-import type { Block, BudgetGrant, BudgetRequest, IdempotencyState, StateStore } from './state-store.js';
+import type { Block, BudgetGrant, BudgetRequest, BudgetSettlement, IdempotencyState, StateStore } from './state-store.js';
 import { isOutage, StoreHealth, type StoreStateChange } from './store-health.js';
 import { StoreOutbox, type MissedWrite } from './store-outbox.js';
 
@@ -100,8 +100,14 @@ export class FallbackStore implements StateStore, BreakerStateStore {
   }
 
   releaseBudget(key: string, leaseId: string, sent: boolean, nowMs: number): MaybePromise<void> {
-    if (this.localLeases.delete(leaseKey(key, leaseId))) return this.local.releaseBudget(key, leaseId, sent);
+    if (this.localLeases.delete(leaseKey(key, leaseId))) return this.local.releaseBudget(key, leaseId, sent, nowMs);
     return this.write(() => this.primary.releaseBudget(key, leaseId, sent, nowMs), { kind: 'release', key, leaseId, sent });
+  }
+
+  settleBudget(key: string, leaseId: string, settlement: BudgetSettlement, nowMs: number): MaybePromise<void> {
+    if (this.localLeases.delete(leaseKey(key, leaseId))) return this.local.settleBudget(key, leaseId, settlement, nowMs);
+    // Missed while the store is down: its slot is freed when the store is back; the charge and the report are dropped.
+    return this.write(() => this.primary.settleBudget(key, leaseId, settlement, nowMs), { kind: 'release', key, leaseId, sent: true });
   }
 
   chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): MaybePromise<void> {
@@ -112,6 +118,23 @@ export class FallbackStore implements StateStore, BreakerStateStore {
   observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): MaybePromise<void> {
     if (!this.health.up) return this.local.observeHeadroom(key, snapshot, nowMs);
     return this.write(() => this.primary.observeHeadroom(key, snapshot, nowMs));
+  }
+
+  /** A cached answer from the shared store while it answers in time; a miss while it is down (the call goes to the provider). */
+  readCached(key: string, nowMs: number): MaybePromise<string | undefined> {
+    const primary = this.primary;
+    if (!primary.readCached || !this.health.up) return undefined;
+    return this.health.bounded(() => primary.readCached!(key, nowMs)).catch((err: unknown) => {
+      this.failed(err);
+      return undefined;
+    });
+  }
+
+  /** Stores an answer in the shared store; dropped while it is down (a cache may forget). */
+  writeCached(key: string, value: string, ttlMs: number, nowMs: number): MaybePromise<void> {
+    const primary = this.primary;
+    if (!primary.writeCached) return;
+    return this.write(() => primary.writeCached!(key, value, ttlMs, nowMs));
   }
 
   claimIdempotency(key: string, fingerprint: string, pendingTtlMs: number, nowMs: number): MaybePromise<IdempotencyState> {

@@ -1,11 +1,12 @@
 import type { RateLimitSnapshot } from '../types.js';
 import { BREAKER_RECORD_TTL_MS, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import { ACQUIRE, CHARGE, OBSERVE, RELEASE } from './redis-budget-scripts.js';
+import { SETTLE } from './redis-settle-script.js';
 import { describeClient, openRedisClient, parseRedisUrl, storeError, type RedisEndpoint } from './redis-connection.js';
 import { CLOSE_BREAKER, OPEN_BREAKER, READ_BREAKER, TAKE_PROBE } from './redis-breaker-scripts.js';
 import { CLAIM, COMPLETE, SET_BLOCK } from './redis-record-scripts.js';
 import { runScript, type LuaScript, type RedisClient } from './redis-script.js';
-import type { Block, BudgetGrant, BudgetRequest, ConnectionListener, IdempotencyState, StateStore } from './state-store.js';
+import type { Block, BudgetGrant, BudgetRequest, BudgetSettlement, ConnectionListener, IdempotencyState, StateStore } from './state-store.js';
 
 /** Options for `redisStore`; all optional. */
 export interface RedisStoreOptions {
@@ -21,6 +22,19 @@ export interface RedisStoreOptions {
 
 const DEFAULTS = Object.freeze({ keyPrefix: 'switchyard:', timeoutMs: 5_000 });
 const DEFAULT_WINDOW_MS = 60_000;
+const GRANTED: BudgetGrant = Object.freeze({ ok: true });
+
+const opt = (n: number | undefined): number | '' => (n === undefined ? '' : n);
+
+/** remaining, resetMs, limit of requests, tokens, input and output tokens ('' where not reported). */
+function reportArgs(snapshot: RateLimitSnapshot | undefined): Array<number | ''> {
+  const out: Array<number | ''> = [];
+  for (const w of [snapshot?.requests, snapshot?.tokens, snapshot?.inputTokens, snapshot?.outputTokens]) {
+    const usable = w?.remaining !== undefined && w.resetMs !== undefined;
+    out.push(usable ? w!.remaining! : '', usable ? w!.resetMs! : '', usable ? opt(w!.limit) : '');
+  }
+  return out;
+}
 
 /**
  * Router state in Redis, shared by every process that points at the same server and key prefix.
@@ -69,20 +83,27 @@ export class RedisStore implements StateStore, BreakerStateStore {
 
   async acquireBudget(req: BudgetRequest, nowMs: number): Promise<BudgetGrant> {
     const { limits } = req;
-    const opt = (n: number | undefined) => (n === undefined ? '' : n);
     const reply = (await this.run(ACQUIRE, this.budgetKeys(req.key), [
-      nowMs, limits.windowMs ?? DEFAULT_WINDOW_MS, req.tokens, req.leaseId, req.leaseTtlMs,
-      opt(limits.rpm), opt(limits.tpm), opt(limits.concurrency),
+      nowMs, limits.windowMs ?? DEFAULT_WINDOW_MS, req.tokens, req.inputTokens ?? req.tokens, req.outputTokens ?? 0, req.leaseId, req.leaseTtlMs,
+      opt(limits.rpm), opt(limits.tpm), opt(limits.itpm), opt(limits.otpm), opt(limits.concurrency), opt(limits.burstMs),
     ])) as [string, string?];
     const [reason, retryIn] = reply;
-    if (reason === 'ok') return { ok: true };
+    if (reason === 'ok') return GRANTED;
     if (reason === 'too_large') return { ok: false, reason };
-    const denial = { ok: false as const, reason: reason as 'rpm' | 'tpm' | 'concurrency' | 'provider' };
+    const denial = { ok: false as const, reason: reason as 'rpm' | 'tpm' | 'itpm' | 'otpm' | 'concurrency' | 'provider' };
     return retryIn === undefined ? denial : { ...denial, retryInMs: Number(retryIn) };
   }
 
-  async releaseBudget(key: string, leaseId: string, sent: boolean, _nowMs?: number): Promise<void> {
-    await this.run(RELEASE, this.budgetKeys(key), [leaseId, sent ? '1' : '0']);
+  async releaseBudget(key: string, leaseId: string, sent: boolean, nowMs: number): Promise<void> {
+    await this.run(RELEASE, this.budgetKeys(key), [leaseId, sent ? '1' : '0', nowMs]);
+  }
+
+  async settleBudget(key: string, leaseId: string, settlement: BudgetSettlement, nowMs: number): Promise<void> {
+    const { charge } = settlement;
+    await this.run(SETTLE, this.budgetKeys(key), [
+      nowMs, leaseId, opt(charge?.tokens), opt(charge?.inputTokens), opt(charge?.outputTokens), settlement.rateLimited ? '1' : '0',
+      DEFAULT_WINDOW_MS, ...reportArgs(settlement.snapshot),
+    ]);
   }
 
   async chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): Promise<void> {
@@ -92,15 +113,19 @@ export class RedisStore implements StateStore, BreakerStateStore {
   }
 
   async observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): Promise<void> {
-    const { requests, tokens } = snapshot;
-    const known = requests?.remaining !== undefined && requests.resetMs !== undefined;
-    const tokensKnown = tokens?.remaining !== undefined && tokens.resetMs !== undefined;
-    if (!known && !tokensKnown) return;
-    await this.run(OBSERVE, [this.budgetKeys(key)[4]!], [
-      nowMs,
-      known ? requests!.remaining! : '', known ? requests!.resetMs! : '', known ? requests!.limit ?? '' : '',
-      tokensKnown ? tokens!.remaining! : '', tokensKnown ? tokens!.resetMs! : '', tokensKnown ? tokens!.limit ?? '' : '',
-    ]);
+    const args = reportArgs(snapshot);
+    if (args.every((a) => a === '')) return;
+    await this.run(OBSERVE, [this.budgetKeys(key)[4]!], [nowMs, DEFAULT_WINDOW_MS, ...args]);
+  }
+
+  /** The response cache's answer for `key`, shared by every process on this Redis and prefix. */
+  async readCached(key: string): Promise<string | undefined> {
+    return (await this.call(() => this.client.get(this.cacheKey(key)))) ?? undefined;
+  }
+
+  /** Stores an answer for `ttlMs` (Redis expires it: `SET PX`). */
+  async writeCached(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.call(() => this.client.set(this.cacheKey(key), value, 'PX', Math.max(1, Math.round(ttlMs))));
   }
 
   async claimIdempotency(key: string, fingerprint: string, pendingTtlMs: number, nowMs: number): Promise<IdempotencyState> {
@@ -179,11 +204,15 @@ export class RedisStore implements StateStore, BreakerStateStore {
     return `${this.prefix}idempotency:${key}`;
   }
 
-  /** The keys of one budget: req, tok, amt, lease, meta (see redis-budget-scripts.ts). */
+  private cacheKey(key: string): string {
+    return `${this.prefix}${key}`;
+  }
+
+  /** The keys of one budget: req, tok, amt, lease, meta, inf (see redis-budget-scripts.ts). */
   private budgetKeys(key: string): string[] {
     // The braces are a cluster hash tag: all keys of one budget land in one slot, as a script needs.
     const base = `${this.prefix}budget:{${key}}`;
-    return [`${base}:req`, `${base}:tok`, `${base}:amt`, `${base}:lease`, `${base}:meta`];
+    return [`${base}:req`, `${base}:tok`, `${base}:amt`, `${base}:lease`, `${base}:meta`, `${base}:inf`];
   }
 
   private run(script: LuaScript, keys: string[], args: Array<string | number>): Promise<unknown> {

@@ -139,10 +139,11 @@ describe('token budgets', () => {
 
   it('estimates prompt plus reserved output tokens, and charges usage the estimate missed', async () => {
     // Estimate: 3 + 4 + ceil(9 / 3.5) = 10 prompt tokens + 10 reserved = 20. The provider reports
-    // 10 in + 400 out = 410, so 390 more are charged after each call.
+    // 10 in + 400 out = 410, so 390 more are charged after each call. (A whole window at once,
+    // burstMs = windowMs: the rolling window alone, unpaced.)
     const { router, sent } = fakeRouter({
       providers: {
-        p: { type: 'fake', limits: { tpm: 450, tokenizer: 'heuristic', reserveOutputTokens: 10 }, respond: () => ({ text: 'y'.repeat(1600) }) },
+        p: { type: 'fake', limits: { tpm: 450, burstMs: 60_000, tokenizer: 'heuristic', reserveOutputTokens: 10 }, respond: () => ({ text: 'y'.repeat(1600) }) },
         q: { type: 'fake' },
       },
       chains: { default: ['p:claude-x', 'q:m'] },
@@ -159,7 +160,7 @@ describe('token budgets', () => {
   it('reconciles a stream\'s budget from the usage it reports at its end', async () => {
     const { router, sent } = fakeRouter({
       providers: {
-        p: { type: 'fake', limits: { tpm: 450, tokenizer: 'heuristic', reserveOutputTokens: 10 }, respond: () => ({ text: 'y'.repeat(1600) }) },
+        p: { type: 'fake', limits: { tpm: 450, burstMs: 60_000, tokenizer: 'heuristic', reserveOutputTokens: 10 }, respond: () => ({ text: 'y'.repeat(1600) }) },
         q: { type: 'fake' },
       },
       chains: { default: ['p:claude-x', 'q:m'] },

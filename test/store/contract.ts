@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BudgetLimits, StateStore } from '../../src/store/state-store.js';
+import { pacingContract } from './pacing-contract.js';
 
 /**
  * The behaviour every StateStore must have, run against each implementation (memory, Redis).
@@ -182,4 +183,5 @@ export function storeContract(name: string, makeStore: () => Promise<StateStore>
       await close(store);
     });
   });
+  pacingContract(name, makeStore, close);
 }

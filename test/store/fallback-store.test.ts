@@ -184,6 +184,45 @@ describe('FallbackStore: a breaker on the shared store', () => {
     await store.close();
   });
 
+  it('settles a lease taken on local state there, and frees the slot of one taken in the store once it is back', async () => {
+    const { store, inner, control, clock } = setup();
+    const limits = { rpm: 10, concurrency: 1, burstMs: 60_000 };
+    const shared = lease('openai', limits);
+    expect(await store.acquireBudget(shared, clock.now())).toEqual({ ok: true });
+    control.mode = 'fail';
+    const local = lease('openai', limits);
+    expect(await store.acquireBudget(local, clock.now())).toEqual({ ok: true });
+    await store.settleBudget('openai', local.leaseId, { snapshot: { requests: { limit: 10, remaining: 2, resetMs: 48_000 } } }, clock.now());
+    expect(store.local.heldLeases('openai')).toBe(0);
+    // The local budget learned the provider's bucket from the answer: 2 left + 8 refilling in 48 s.
+    expect(store.local.paces('openai', clock.now())[0]).toEqual({ burst: 10, level: 2 });
+    await store.settleBudget('openai', shared.leaseId, { rateLimited: true }, clock.now());
+    expect(inner.heldLeases('openai')).toBe(1);
+    control.mode = 'ok';
+    await clock.advance(1000);
+    expect(store.available).toBe(true);
+    expect(inner.heldLeases('openai')).toBe(0);
+    await store.close();
+  });
+
+  it('serves the response cache from the store while it answers, and misses (never waits) while it is down', async () => {
+    const { store, control, clock } = setup();
+    const cached = new Map<string, string>();
+    Object.assign(store.primary, {
+      readCached: (k: string) => (control.mode === 'ok' ? Promise.resolve(cached.get(k)) : new Promise(() => {})),
+      writeCached: (k: string, v: string) => (control.mode === 'ok' ? Promise.resolve(void cached.set(k, v)) : new Promise(() => {})),
+    });
+    await store.writeCached('cache:a', '"answer"', 60_000, clock.now());
+    expect(await store.readCached('cache:a', clock.now())).toBe('"answer"');
+    control.mode = 'hang';
+    const read = Promise.resolve(store.readCached('cache:a', clock.now()));
+    await clock.advance(250);
+    expect(await read).toBeUndefined();
+    expect(store.available).toBe(false);
+    expect(store.readCached('cache:a', clock.now())).toBeUndefined();
+    await store.close();
+  });
+
   it('takes rejected credentials for the setup mistake they are: the error is thrown and the store stays in use', async () => {
     const { store, control, clock, changes } = setup();
     control.mode = 'config';

@@ -13,6 +13,6 @@ describe('MemoryStore housekeeping', () => {
     const T0 = 1_800_000_000_000;
     for (let i = 0; i < 5000; i++) store.acquireBudget({ key: `tenant:${i}`, limits: { rpm: 5 }, tokens: 1, leaseId: `l${i}`, leaseTtlMs: 1000 }, T0);
     for (let i = 0; i < 1024; i++) store.acquireBudget({ key: 'target', limits: { rpm: 1e6 }, tokens: 1, leaseId: `t${i}`, leaseTtlMs: 1000 }, T0 + 61_000);
-    expect((store as unknown as { windows: Map<string, unknown> }).windows.size).toBeLessThan(10);
+    expect((store as unknown as { budgets: { windows: Map<string, unknown> } }).budgets.windows.size).toBeLessThan(10);
   });
 });

@@ -69,24 +69,41 @@ function randomStep(pick: (n: number) => number, now: number, leases: Array<{ ke
     { key: 'a', limits: { rpm: 4, tpm: 900, windowMs: 10_000 } },
     { key: 'b', limits: { tpm: 300 } },
     { key: 'c', limits: { rpm: 8, concurrency: 2, windowMs: 5_000 } },
+    // Paced: buckets of 2 s worth of each limit, with Anthropic's input and output windows.
+    { key: 'd', limits: { rpm: 6, tpm: 2_000, itpm: 900, otpm: 600, windowMs: 10_000, burstMs: 2_000 } },
+    { key: 'e', limits: { rpm: 5, otpm: 300, concurrency: 3, windowMs: 6_000, burstMs: 1_500 } },
   ];
-  const budget = budgets[pick(3)]!;
+  const budget = budgets[pick(budgets.length)]!;
   const lease = leases[pick(leases.length || 1)];
-  const [op, tokens, ttl, flag, amount, until, idem, fp, what] = [10, 320, 30, 2, 220, 24, 3, 2, 3].map(pick) as number[];
+  const [op, tokens, ttl, flag, amount, until, idem, fp, what, input, output, shape] = [12, 320, 30, 2, 220, 24, 3, 2, 3, 400, 300, 16].map(pick) as number[];
   // Times and lengths on a 250 ms grid, so entries and leases often expire exactly at `now`.
   const block = `block-${budget.key}`;
-  const request = { ...budget, tokens: flag ? tokens! % 60 : tokens!, leaseId: `lease-${step}`, leaseTtlMs: 1000 + ttl! * 250 };
+  const request = {
+    ...budget, tokens: flag ? tokens! % 60 : tokens!, inputTokens: shape! % 3 ? input! : undefined, outputTokens: shape! % 5 ? output! : undefined,
+    leaseId: `lease-${step}`, leaseTtlMs: 1000 + ttl! * 250,
+  };
+  const window = (remaining: number, limit: boolean) => ({ remaining, resetMs: until! * 250, ...(limit ? { limit: remaining + until! * 7 } : {}) });
   const headroom = { requests: { remaining: amount! % 4, resetMs: until! * 250 }, tokens: flag ? { remaining: amount!, resetMs: until! * 250 + 500 } : undefined };
+  const report = {
+    requests: shape! & 1 ? window(amount! % 5, shape! & 2 ? true : false) : undefined,
+    tokens: shape! & 2 ? window(amount! * 3, true) : undefined,
+    inputTokens: shape! & 4 ? window(amount! * 2, shape! & 1 ? true : false) : undefined,
+    outputTokens: shape! & 8 ? window(amount!, true) : undefined,
+  };
+  const charge = { tokens: flag ? amount! - 100 : undefined, inputTokens: shape! % 3 === 1 ? amount! - 150 : undefined, outputTokens: shape! % 4 ? -(amount! % 200) : amount! % 50 };
   const run = async (store: StateStore): Promise<unknown> => {
     if (op! <= 3) return store.acquireBudget(request, now);
     if (op === 4 && lease) return store.releaseBudget(lease.key, lease.id, flag === 0, now);
     if (op === 5 && lease) return store.chargeTokens(lease.key, lease.id, amount! - 20, now);
-    if (op === 6) return store.observeHeadroom(budget.key, headroom, now);
+    if (op === 6) return store.observeHeadroom(budget.key, shape! > 11 ? report : headroom, now);
     if (op === 7) {
       await store.setBlock(block, { reason: 'cooling', untilMs: now + until! * 250 - 500 }, now);
       return store.getBlock(block, now);
     }
-    if (op === 8) return store.claimIdempotency(`idem-${idem}`, `fp-${fp}`, ttl! * 125, now);
+    if ((op === 8 || op === 9) && lease) {
+      return store.settleBudget(lease.key, lease.id, { charge: shape! % 7 ? charge : undefined, snapshot: shape! ? report : undefined, rateLimited: what === 0 }, now);
+    }
+    if (op === 10) return store.claimIdempotency(`idem-${idem}`, `fp-${fp}`, ttl! * 125, now);
     if (what === 0) await store.completeIdempotency(`idem-${idem}`, `fp-${fp}`, `value-${step}`, ttl! * 125, now);
     if (what === 1) await store.abandonIdempotency(`idem-${idem}`);
     return store.readIdempotency(`idem-${idem}`, `fp-${fp}`, now);
@@ -95,13 +112,13 @@ function randomStep(pick: (n: number) => number, now: number, leases: Array<{ ke
 }
 
 describe('RedisStore', () => {
-  it.each([1, 2, 3])('answers exactly like MemoryStore over a random sequence of operations (seed %i)', async (seed) => {
+  it.each([1, 2, 3, 4, 5, 6])('answers exactly like MemoryStore over a random sequence of operations (seed %i)', async (seed) => {
     const memory = new MemoryStore();
     const redis = redisStore(server.url, { keyPrefix: `replay-${randomUUID()}:` });
     const pick = random(seed);
     const leases: Array<{ key: string; id: string }> = [];
     let now = 1_800_000_000_000;
-    for (let step = 0; step < 300; step++) {
+    for (let step = 0; step < 400; step++) {
       now += 250 * (pick(4) === 0 ? pick(12) : pick(2));
       const { run, granted } = randomStep(pick, now, leases, step);
       const expected = await run(memory);
@@ -188,6 +205,7 @@ describe('RedisStore', () => {
       'budget:{openai}:tok': within(10_000),
       'budget:{openai}:amt': within(10_000),
       'budget:{openai}:lease': within(20_000),
+      'budget:{openai}:inf': within(20_000),
       'budget:{openai}:meta': within(40_000),
       'block:openai:gpt-4o': within(30_000),
       'idempotency:job-1': within(50_000),

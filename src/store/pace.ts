@@ -1,0 +1,198 @@
+/**
+ * The four limits a budget can pace, in a fixed order (the Redis scripts use the same indexes and
+ * field letters): requests, tokens (TPM), input tokens (ITPM), output tokens (OTPM).
+ */
+export const DIMENSIONS = 4;
+export const REQUESTS = 0;
+
+/**
+ * A report describes the provider's bucket as of when the request reached its limiter, which is
+ * some time after it left us. Taking it as of this long after (or when the answer came, if sooner)
+ * leaves the provider this much refill of slack, so requests that reach it a little early or late
+ * (network and event-loop jitter) still find room instead of an empty bucket.
+ */
+export const SYNC_LAG_MS = 25;
+/** After a 429, a burst grows back by this share of its initial size per answer that showed room: slowly. */
+export const GROWTH_SHARE = 1 / 16;
+/** Float drift must never turn "room enough" into a refusal. */
+const EPSILON = 1e-9;
+
+/**
+ * One limit as a token bucket: `level` units refilled at `rate` a ms up to `burst`. It is the
+ * budget's model of the provider's own bucket (both providers document a continuously refilled
+ * one): every answer's headers re-anchor `level`, and the bucket's size is learned from them and
+ * from 429s. A bucket from a report without a limit has no rate: it holds what the provider said
+ * is left until the reset (`until`), and is forgotten after it.
+ */
+export class Pace {
+  level: number;
+  at: number;
+  /** The send time of the lease whose report last set `level` (older reports do not move it). */
+  syncedAt = -Infinity;
+  /** When a 429 last halved the burst (a lease admitted before then does not halve it again). */
+  shrunkAt = -Infinity;
+  /**
+   * Every correction reports have made to `level` so far. A lease's mark is its level less this, so
+   * a later report on it only corrects what the reports since it was admitted have not (several
+   * answers on their way must not each subtract the same shortfall).
+   */
+  shift = 0;
+
+  constructor(
+    public rate: number,
+    public burst: number,
+    /** What growth steps are a share of: the configured burst, or the first reported bucket. */
+    public initial: number,
+    /** The burst never grows past this (the configured limit). */
+    public ceiling: number,
+    /** Set from the budget's own limits (false: only from the provider's reports). */
+    readonly configured: boolean,
+    public until: number,
+    nowMs: number,
+  ) {
+    this.level = burst;
+    this.at = nowMs;
+  }
+
+  /** False once a rate-less report has passed its reset: the pace says nothing any more. */
+  active(nowMs: number): boolean {
+    return this.rate > 0 || this.until > nowMs;
+  }
+
+  refill(nowMs: number): void {
+    if (nowMs <= this.at) return;
+    if (this.rate > 0) this.level = Math.min(this.burst, this.level + (nowMs - this.at) * this.rate);
+    this.at = nowMs;
+  }
+
+  /**
+   * Milliseconds until `cost` may go, or 0 when it may go now. A cost larger than the whole burst
+   * goes when the bucket is full and leaves it in debt, so the bucket keeps the rate.
+   */
+  waitFor(cost: number, nowMs: number): number {
+    this.refill(nowMs);
+    const need = Math.min(cost, this.burst);
+    if (this.level + EPSILON >= need) return 0;
+    if (this.rate > 0) return Math.max(1, Math.ceil((need - this.level) / this.rate));
+    return this.until - nowMs;
+  }
+
+  /** Takes what a lease costs; returns its mark (see `shift`). */
+  take(cost: number): number {
+    this.level -= cost;
+    return this.level - this.shift;
+  }
+
+  giveBack(amount: number): void {
+    this.level = Math.min(this.burst, this.level + amount);
+  }
+
+  /** A burst shrunk below `level` takes the excess with it. */
+  clamp(): void {
+    if (this.level > this.burst) this.level = this.burst;
+  }
+
+  /** Nothing learned and nothing owed: the pace can be forgotten and made again the same. */
+  idle(nowMs: number): boolean {
+    if (this.rate === 0) return this.until <= nowMs;
+    this.refill(nowMs);
+    return this.level >= this.burst && this.burst >= this.initial;
+  }
+}
+
+/**
+ * A pace for a configured limit: it refills at `limit / windowMs` and starts full, with a burst of
+ * `burstMs` worth of the limit (at least one unit, at most the limit).
+ */
+export function configuredBurst(limit: number, windowMs: number, burstMs: number): number {
+  return Math.min(limit, Math.max(1, (limit * burstMs) / windowMs));
+}
+
+/** What one report says of one window. */
+export interface Report {
+  remaining: number;
+  resetMs: number;
+  limit?: number;
+}
+
+/**
+ * Re-anchors `pace` on a report. With the lease it came back on (`sentAt`): the provider had
+ * `remaining` left just after counting this request (taken SYNC_LAG_MS after it left), so the model
+ * moves by how far it was off then (`mark`, its level right after the lease took its cost, less the
+ * corrections made before), and what was admitted since stays taken. A lease admitted before the pace existed (`mark` NaN) sets
+ * it to what is left less `inflightAfter`, what the leases admitted after it still hold. Without a
+ * lease (`observeHeadroom`) the report is as of now. Reports older than the last one applied do not
+ * move it.
+ */
+export function syncPace(pace: Pace, report: Report, sentAt: number | undefined, mark: number, inflightAfter: number, nowMs: number): void {
+  if (sentAt !== undefined && sentAt < pace.syncedAt) return;
+  pace.refill(nowMs);
+  let level: number;
+  if (sentAt === undefined) level = report.remaining;
+  else {
+    const anchor = sentAt + Math.min(SYNC_LAG_MS, Math.max(0, nowMs - sentAt));
+    if (Number.isNaN(mark)) level = report.remaining + pace.rate * (nowMs - anchor) - inflightAfter;
+    else level = pace.level + (report.remaining - (mark + pace.shift)) - pace.rate * (anchor - sentAt);
+  }
+  level = Math.min(pace.burst, level);
+  pace.shift += level - pace.level;
+  pace.level = level;
+  pace.syncedAt = sentAt ?? nowMs;
+  if (pace.rate === 0) pace.until = nowMs + report.resetMs;
+}
+
+/**
+ * Learns the provider's bucket for a configured limit from a report that names it: with the refill
+ * rate known (`limit / windowMs`), what is left now plus what refills before it is full again is
+ * its size (`remaining + reset × limit / windowMs`: a minute's worth for a per-minute bucket, a
+ * second's for per-second enforcement). A smaller bucket than the burst shrinks the burst at once;
+ * a larger one lets it grow: doubling per answer until the first 429 (slow start), by a sixteenth
+ * of its initial size per answer after one, never on a 429, never past the configured limit.
+ */
+export function learnBurst(pace: Pace, report: Report, windowMs: number, rateLimited: boolean): void {
+  if (!pace.configured || report.limit === undefined) return;
+  const bucket = report.remaining + (report.resetMs * report.limit) / windowMs;
+  if (bucket < pace.burst) pace.burst = Math.max(1, bucket);
+  else if (!rateLimited) {
+    const grown = pace.shrunkAt === -Infinity ? pace.burst * 2 : pace.burst + pace.initial * GROWTH_SHARE;
+    pace.burst = Math.min(grown, bucket, pace.ceiling);
+  }
+  pace.clamp();
+}
+
+/** A pace for a window the provider reported and the budget does not configure (see `refreshReported`). */
+export function reportedPace(nowMs: number): Pace {
+  const pace = new Pace(0, Infinity, Infinity, Infinity, false, nowMs, nowMs);
+  pace.level = 0; // set by the report it is made for
+  return pace;
+}
+
+/**
+ * A window the budget does not configure follows each report: the provider's bucket holds `limit`
+ * and is full again at the reset, so room comes back at `(limit - remaining) / reset` a ms. Without
+ * the limit, nothing is assumed back before the reset, and the pace is forgotten after it.
+ */
+export function refreshReported(pace: Pace, report: Report, nowMs: number): void {
+  pace.refill(nowMs);
+  const { remaining, resetMs, limit } = report;
+  pace.rate = limit !== undefined && resetMs > 0 && limit > remaining ? (limit - remaining) / resetMs : 0;
+  pace.burst = limit ?? Infinity;
+  pace.initial = pace.burst;
+  pace.until = pace.rate > 0 ? Infinity : nowMs + resetMs;
+}
+
+/**
+ * A 429 on a request the budget admitted: the provider's bucket is smaller than the burst, so it
+ * halves (once per round: leases admitted before the last halving do not halve it again).
+ */
+export function shrinkBurst(pace: Pace, sentAt: number, nowMs: number): void {
+  if (sentAt < pace.shrunkAt) return;
+  pace.burst = Math.max(1, pace.burst / 2);
+  pace.shrunkAt = nowMs;
+  pace.clamp();
+}
+
+/** An answer that showed room, without a report of this window: a shrunk burst grows back towards its initial size. */
+export function regrowBurst(pace: Pace): void {
+  if (pace.burst < pace.initial) pace.burst = Math.min(pace.initial, pace.burst + pace.initial * GROWTH_SHARE);
+}
