@@ -4,8 +4,8 @@ import { createAdapter } from '../providers/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { missing, needsOf, type Capability } from './calls/capabilities.js';
 import { cachedStream } from './cache/cached-stream.js';
-import { LruCache } from './cache/lru-cache.js';
 import { ResponseCache } from './cache/response-cache.js';
+import { cacheBackend } from './cache/store-cache.js';
 import { observeCall, observeStream } from './calls/call-event.js';
 import { chatCall } from './calls/chat.js';
 import { embedCall } from './calls/embed.js';
@@ -135,7 +135,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   };
   const tenants = new Tenants(resolved.tenants);
   const pools = new PoolOrder();
-  const cache = resolved.cache ? new ResponseCache(new LruCache(resolved.cache.maxEntries), resolved.cache.ttlMs, clock, logger) : undefined;
+  const cache = resolved.cache ? new ResponseCache(cacheBackend(store, resolved.cache.maxEntries), resolved.cache.ttlMs, clock, logger) : undefined;
   const idempotency = new Idempotency(store, clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);
   let closed = false;
   let closing: Promise<void> = Promise.resolve();
