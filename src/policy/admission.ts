@@ -150,7 +150,7 @@ export class Admission {
         }
         const settlement: BudgetSettlement = { charge: outcome.usage && reconcile(ask, budget, outcome.usage) };
         if (budget === ask.req.budget) {
-          settlement.snapshot = outcome.rateLimit;
+          settlement.snapshot = outcome.rateLimit && ownWindows(outcome.rateLimit);
           settlement.rateLimited = outcome.rateLimited;
         }
         ops.push(this.store.settleBudget(budget.key, ask.leaseId, settlement, now));
@@ -279,4 +279,15 @@ function reconcile(ask: Ask, budget: Budget, usage: BilledUsage): TokenDelta | u
   const output = limits.otpm === undefined || usage.outputTokens === undefined ? 0 : usage.outputTokens - ask.outputTokens;
   if (extra <= 0 && input === 0 && output === 0) return undefined;
   return { tokens: extra > 0 && limits.tpm !== undefined ? extra : 0, inputTokens: input, outputTokens: output };
+}
+
+/**
+ * The windows of a report that are buckets of their own. Anthropic's `tokens` family restates the
+ * most restrictive of its input and output windows: with those reported, it is left out (charged
+ * the whole prompt and output, it would count cached input and reserved output twice over).
+ */
+function ownWindows(snapshot: RateLimitSnapshot): RateLimitSnapshot {
+  if (!snapshot.tokens || (!snapshot.inputTokens && !snapshot.outputTokens)) return snapshot;
+  const { tokens: _combined, ...own } = snapshot;
+  return own;
 }

@@ -20,7 +20,7 @@ export interface Entry {
   seq: number;
   /** The lease is forgotten after this (its process died holding it). */
   until: number;
-  /** Each pace's mark for this lease (requests, tokens, input, output: see Pace.shift); NaN: no pace then. */
+  /** Each pace's mark for this lease (requests, tokens, input, output: see Pace.taken); NaN: no pace then. */
   m0: number;
   m1: number;
   m2: number;

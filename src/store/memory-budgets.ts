@@ -146,11 +146,12 @@ export class MemoryBudgets {
       let p = win.paces[d];
       if (!p || !p.active(nowMs)) win.paces[d] = p = reportedPace(nowMs);
       if (!p.configured && !(lease && lease.at < p.syncedAt)) refreshReported(p, report, nowMs);
+      // The bucket's size first: the level it reports must not be cut to the burst it had before.
+      learnBurst(p, report, win.windowMs, rateLimited === true);
       if (lease) {
         const mark = markOf(lease, d);
         syncPace(p, report, lease.at, mark, Number.isNaN(mark) ? win.inflightAfter(lease, d, nowMs) : 0, nowMs);
       } else syncPace(p, report, undefined, Number.NaN, 0, nowMs);
-      learnBurst(p, report, win.windowMs, rateLimited === true);
     }
     if (!lease) return;
     if (rateLimited) this.surprise(win, lease, short, snapshot, nowMs);
@@ -172,8 +173,8 @@ export class MemoryBudgets {
       let p = w.paces[d];
       if (!p || !p.active(nowMs)) w.paces[d] = p = reportedPace(nowMs);
       if (!p.configured) refreshReported(p, report, nowMs);
-      syncPace(p, report, undefined, Number.NaN, 0, nowMs);
       learnBurst(p, report, w.windowMs, false);
+      syncPace(p, report, undefined, Number.NaN, 0, nowMs);
     }
   }
 
@@ -194,7 +195,7 @@ export class MemoryBudgets {
         any = true;
         if (paced) {
           p!.refill(nowMs);
-          p!.level -= delta;
+          p!.take(delta);
         }
       } else if (delta < 0 && lease) {
         const back = Math.min(-delta, costOf(lease, d));

@@ -32,11 +32,10 @@ export class Pace {
   /** When a 429 last halved the burst (a lease admitted before then does not halve it again). */
   shrunkAt = -Infinity;
   /**
-   * Every correction reports have made to `level` so far. A lease's mark is its level less this, so
-   * a later report on it only corrects what the reports since it was admitted have not (several
-   * answers on their way must not each subtract the same shortfall).
+   * Everything taken so far, net of what was given back: a lease's mark is this right after it took
+   * its cost, so what was taken after it is `taken - mark`, whatever the level did meanwhile.
    */
-  shift = 0;
+  taken = 0;
 
   constructor(
     public rate: number,
@@ -77,14 +76,16 @@ export class Pace {
     return this.until - nowMs;
   }
 
-  /** Takes what a lease costs; returns its mark (see `shift`). */
+  /** Takes what a lease costs; returns its mark (see `taken`). */
   take(cost: number): number {
     this.level -= cost;
-    return this.level - this.shift;
+    this.taken += cost;
+    return this.taken;
   }
 
   giveBack(amount: number): void {
     this.level = Math.min(this.burst, this.level + amount);
+    this.taken -= amount;
   }
 
   /** A burst shrunk below `level` takes the excess with it. */
@@ -116,27 +117,23 @@ export interface Report {
 }
 
 /**
- * Re-anchors `pace` on a report. With the lease it came back on (`sentAt`): the provider had
- * `remaining` left just after counting this request (taken SYNC_LAG_MS after it left), so the model
- * moves by how far it was off then (`mark`, its level right after the lease took its cost, less the
- * corrections made before), and what was admitted since stays taken. A lease admitted before the pace existed (`mark` NaN) sets
- * it to what is left less `inflightAfter`, what the leases admitted after it still hold. Without a
- * lease (`observeHeadroom`) the report is as of now. Reports older than the last one applied do not
- * move it.
+ * Re-anchors `pace` on a report. With the lease it came back on (`sentAt`, `mark`): the provider
+ * had `remaining` left just after counting that request, taken SYNC_LAG_MS after it left; since
+ * then it refilled at the rate and has been (or will be) charged what was admitted after it. So the
+ * level is `remaining + rate × (now - then) - (taken - mark)`, at most the burst. A lease admitted
+ * before the pace existed (`mark` NaN) counts `inflightAfter` instead, what the leases admitted
+ * after it still hold. Without a lease (`observeHeadroom`) the report is as of now, everything
+ * counted. Reports older than the last one applied do not move it.
  */
 export function syncPace(pace: Pace, report: Report, sentAt: number | undefined, mark: number, inflightAfter: number, nowMs: number): void {
   if (sentAt !== undefined && sentAt < pace.syncedAt) return;
-  pace.refill(nowMs);
-  let level: number;
-  if (sentAt === undefined) level = report.remaining;
-  else {
+  let level = report.remaining;
+  if (sentAt !== undefined) {
     const anchor = sentAt + Math.min(SYNC_LAG_MS, Math.max(0, nowMs - sentAt));
-    if (Number.isNaN(mark)) level = report.remaining + pace.rate * (nowMs - anchor) - inflightAfter;
-    else level = pace.level + (report.remaining - (mark + pace.shift)) - pace.rate * (anchor - sentAt);
+    level += pace.rate * (nowMs - anchor) - (Number.isNaN(mark) ? inflightAfter : pace.taken - mark);
   }
-  level = Math.min(pace.burst, level);
-  pace.shift += level - pace.level;
-  pace.level = level;
+  pace.level = Math.min(pace.burst, level);
+  pace.at = Math.max(pace.at, nowMs);
   pace.syncedAt = sentAt ?? nowMs;
   if (pace.rate === 0) pace.until = nowMs + report.resetMs;
 }
@@ -146,15 +143,15 @@ export function syncPace(pace: Pace, report: Report, sentAt: number | undefined,
  * rate known (`limit / windowMs`), what is left now plus what refills before it is full again is
  * its size (`remaining + reset × limit / windowMs`: a minute's worth for a per-minute bucket, a
  * second's for per-second enforcement). A smaller bucket than the burst shrinks the burst at once;
- * a larger one lets it grow: doubling per answer until the first 429 (slow start), by a sixteenth
- * of its initial size per answer after one, never on a 429, never past the configured limit.
+ * a larger one is taken as it is until the first 429, and after one the burst grows back towards
+ * it by a sixteenth of its initial size per answer; never on a 429, never past the configured limit.
  */
 export function learnBurst(pace: Pace, report: Report, windowMs: number, rateLimited: boolean): void {
   if (!pace.configured || report.limit === undefined) return;
   const bucket = report.remaining + (report.resetMs * report.limit) / windowMs;
   if (bucket < pace.burst) pace.burst = Math.max(1, bucket);
   else if (!rateLimited) {
-    const grown = pace.shrunkAt === -Infinity ? pace.burst * 2 : pace.burst + pace.initial * GROWTH_SHARE;
+    const grown = pace.shrunkAt === -Infinity ? bucket : pace.burst + pace.initial * GROWTH_SHARE;
     pace.burst = Math.min(grown, bucket, pace.ceiling);
   }
   pace.clamp();

@@ -77,9 +77,9 @@ local function applyReports(paces, reports, lease, inf, win, rateLimited, now)
       local p = paces[d]
       if not p or not active(p, now) then p = reportedPace(now); paces[d] = p end
       if not p.f and not (lease and lease.at < p.s) then refreshReported(p, r.R, r.reset, r.limit, now) end
+      learnBurst(p, r.R, r.reset, r.limit, win, rateLimited)
       if lease then syncPace(p, r.R, r.reset, lease.at, lease.mark[d], inflightAfter(inf, lease, d, now), now)
       else syncPace(p, r.R, r.reset, nil, nil, nil, now) end
-      learnBurst(p, r.R, r.reset, r.limit, win, rateLimited)
     end
   end
 end
@@ -156,10 +156,7 @@ local seq = redis.call('HINCRBY', meta, 'ls', 1)
 local marks = {'', '', '', ''}
 for d = 1, 4 do
   local p = paces[d]
-  if p then
-    p.l = p.l - cost[d]
-    marks[d] = num(p.l - p.h)
-  end
+  if p then marks[d] = num(take(p, cost[d])) end
 end
 savePaces(meta, paces, wasLoaded(paces))
 local counts = limits[1] or limits[2] or limits[3] or limits[4]

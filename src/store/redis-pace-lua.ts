@@ -6,7 +6,7 @@ import { GROWTH_SHARE, SYNC_LAG_MS } from './pace.js';
  * both). A budget's paces live in its `meta` hash, ten fields each, prefixed by the window's letter
  * (r requests, t tokens, i input tokens, o output tokens):
  *   l level   a at   b burst   v rate   n initial   c ceiling   f configured ('1')
- *   u until   s syncedAt   k shrunkAt   h shift
+ *   u until   s syncedAt   k shrunkAt   h taken (net, so far)
  * An absent `b`, `n`, `c` or `u` is +infinity, an absent `s` or `k` -infinity (Lua cannot read back
  * what `%.17g` writes for them); a pace exists when its `v` does.
  * A lease in flight is a field of the budget's `inf` hash:
@@ -86,7 +86,15 @@ local function waitFor(p, cost, now)
   return p.u - now
 end
 
-local function giveBack(p, amount) p.l = math.min(p.b, p.l + amount) end
+local function take(p, cost)
+  p.l = p.l - cost
+  p.h = p.h + cost
+  return p.h
+end
+local function giveBack(p, amount)
+  p.l = math.min(p.b, p.l + amount)
+  p.h = p.h - amount
+end
 local function clamp(p) if p.l > p.b then p.l = p.b end end
 
 local function configuredBurst(limit, win, burstMs) return math.min(limit, math.max(1, (limit * burstMs) / win)) end
@@ -113,17 +121,15 @@ end
 -- (then inflightAfter is what the leases admitted after it still hold).
 local function syncPace(p, R, reset, sentAt, mark, inflightAfter, now)
   if sentAt and sentAt < p.s then return end
-  refill(p, now)
-  local level
-  if not sentAt then level = R
-  else
+  local level = R
+  if sentAt then
     local anchor = sentAt + math.min(LAG, math.max(0, now - sentAt))
-    if mark == nil then level = R + p.v * (now - anchor) - inflightAfter
-    else level = p.l + (R - (mark + p.h)) - p.v * (anchor - sentAt) end
+    local after
+    if mark == nil then after = inflightAfter else after = p.h - mark end
+    level = level + (p.v * (now - anchor) - after)
   end
-  level = math.min(p.b, level)
-  p.h = p.h + (level - p.l)
-  p.l = level
+  p.l = math.min(p.b, level)
+  p.a = math.max(p.a, now)
   p.s = sentAt or now
   if p.v == 0 then p.u = now + reset end
 end
@@ -134,7 +140,7 @@ local function learnBurst(p, R, reset, limit, win, rateLimited)
   if bucket < p.b then p.b = math.max(1, bucket)
   elseif not rateLimited then
     local grown
-    if p.k == -INF then grown = p.b * 2 else grown = p.b + p.n * GROWTH end
+    if p.k == -INF then grown = bucket else grown = p.b + p.n * GROWTH end
     p.b = math.min(grown, bucket, p.c)
   end
   clamp(p)

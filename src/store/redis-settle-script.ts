@@ -27,7 +27,7 @@ for d = 2, 4 do
   if delta[d] > 0 then
     extra[d] = delta[d]
     any = true
-    if paced then refill(p, now); p.l = p.l - delta[d] end
+    if paced then refill(p, now); take(p, delta[d]) end
   elseif delta[d] < 0 and rec then
     local back = math.min(-delta[d], rec.cost[d])
     local entry = 'r:' .. leaseId
