@@ -114,6 +114,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const store = withFallback(options.store
     ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore()), {
     clock, logger, onUnavailable: resolved.store.type === 'redis' ? resolved.store.onUnavailable : undefined,
+    failoverMs: resolved.store.type === 'redis' ? resolved.store.failoverMs : undefined,
     onStateChange: (change) => events.emit('store', change),
   });
   const breakers = new Breakers(resolved.breaker, clock, (key, state, by) => {

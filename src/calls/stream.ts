@@ -149,6 +149,8 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
       scope.touch();
       const next = await events.next();
       scope.pause();
+      // Aborted (by the caller, the deadline, a close) while a chunk was already buffered: nothing more is shown.
+      if (scope.cause) throw new RouterError('aborted', `stream ended: ${scope.cause}`, where);
       if (next.done) throw new RouterError('transport', 'stream ended before its terminal event', { ...where, code: 'stream_truncated' });
       event = next.value;
     }

@@ -25,7 +25,7 @@ export const DEFAULTS = Object.freeze({
   }),
   quota: Object.freeze({ parkMs: 600_000 }),
   idempotency: Object.freeze({ ttlMs: 600_000, pendingTtlMs: 120_000 }),
-  store: Object.freeze({ onUnavailable: 'local' as 'local' | 'fail' }),
+  store: Object.freeze({ onUnavailable: 'local' as 'local' | 'fail', failoverMs: 250 }),
   provider: Object.freeze({
     /** Per attempt; for a stream, also the longest gap between chunks. */
     timeoutMs: 60_000,

@@ -288,6 +288,8 @@ export const configSchema = z.object({
        * hold per process, not for the fleet); `fail` fails calls as `transport` at once. @default 'local'
        */
       onUnavailable: z.enum(['local', 'fail']).default(DEFAULTS.store.onUnavailable),
+      /** A Redis operation unanswered this long counts Redis as down (a slower Redis is a sick one). @default 250 */
+      failoverMs: positiveMs.default(DEFAULTS.store.failoverMs),
     }).strict(),
   ]).default({ type: 'memory' }),
   /**

@@ -53,6 +53,7 @@ interface Flight {
  */
 export class Idempotency {
   private readonly inflight = new Map<string, Flight>();
+  private readonly claiming = new Map<string, Promise<void>>();
 
   constructor(private readonly store: StateStore, private readonly clock: Clock, private readonly ttlMs: number, private readonly pendingTtlMs: number) {}
 
@@ -68,8 +69,23 @@ export class Idempotency {
         if (outcome.ok) return { ...outcome.value, replayed: true };
         continue; // the leader gave up: take the key over
       }
+      // Another call here is asking the store for this key right now: wait for its answer, then follow
+      // it as a leader (or read its record), instead of polling the store as if it ran elsewhere.
+      const asking = this.claiming.get(storeKey);
+      if (asking) {
+        await asking;
+        continue;
+      }
       this.checkTerms(terms);
-      const claim = await this.store.claimIdempotency(storeKey, print, this.pendingTtlMs, this.clock.now());
+      let asked!: () => void;
+      this.claiming.set(storeKey, new Promise<void>((resolve) => (asked = resolve)));
+      let claim: Awaited<ReturnType<StateStore['claimIdempotency']>>;
+      try {
+        claim = await this.store.claimIdempotency(storeKey, print, this.pendingTtlMs, this.clock.now());
+      } finally {
+        this.claiming.delete(storeKey);
+        asked();
+      }
       if (claim.state === 'mismatch') throw mismatch(key);
       if (claim.state === 'done') return { ...(JSON.parse(claim.value) as ChatResult), replayed: true };
       if (claim.state === 'claimed') return this.lead(storeKey, print, execute);

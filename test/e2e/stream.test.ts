@@ -211,7 +211,9 @@ describe('router.stream', () => {
       if (ev.type === 'text') controller.abort();
     }
     expect(clock.now()).toBe(startedAt); // no timer had to fire
-    expect(last(events)).toMatchObject({ type: 'interrupted', error: { kind: 'aborted' } });
+    expect(last(events)).toMatchObject({ type: 'interrupted', error: { kind: 'aborted' }, text: 'Hello' });
+    // Nothing is shown after the abort, not even a chunk that had already arrived.
+    expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta)).toEqual(['Hello']);
     expect(router.breakerStates().openai).toBe('closed');
     await until(() => up.abandoned === 1, 'the upstream connection to close');
   });

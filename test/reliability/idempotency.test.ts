@@ -163,3 +163,23 @@ describe('an idempotency follower', () => {
     expect(b.sent()).toBe(0);
   });
 });
+
+describe('idempotency within one process', () => {
+  it('has concurrent calls with one key follow the first call\'s request, never polling the store for it', async () => {
+    const { router, clock, store, sent } = fakeRouter();
+    let reads = 0;
+    const read = store.readIdempotency.bind(store);
+    store.readIdempotency = (...args) => {
+      reads++;
+      return read(...args);
+    };
+    const calls = Array.from({ length: 5 }, () => track(router, clock, { ...ask(), idempotencyKey: 'order-42' }));
+    await until(() => sent() === 1, 'the one request');
+    await clock.advance(2000);
+    await Promise.all(calls.map((c) => c.done));
+    expect(sent()).toBe(1);
+    expect(reads).toBe(0);
+    expect(clock.sleeps).toEqual([2000]); // only the provider's latency: no 25 ms polls
+    expect(calls.map((c) => Boolean(c.result?.replayed))).toEqual([false, true, true, true, true]);
+  });
+});
