@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Clock, Timer } from '../clock.js';
 import { andThen, isPromise, settled, type MaybePromise } from '../maybe-promise.js';
 import type { Call } from '../runtime.js';
@@ -118,7 +119,11 @@ export class Admission {
     private readonly closing?: AbortSignal,
     /** Told of a store failure while settling a lease; the call goes on. */
     private readonly onSettleError?: (err: unknown) => void,
-  ) {}
+  ) {
+    // Every queued call listens for the router closing (and leaves with its listener): a paced
+    // budget routinely holds more than Node's default of 10, which is no leak worth a warning.
+    if (closing) setMaxListeners(0, closing);
+  }
 
   /**
    * Waits for room for one attempt, or says why there is none. With the memory store and room to
