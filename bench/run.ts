@@ -23,7 +23,7 @@ const SCENARIOS: ReadonlyArray<{ name: string; load: () => Promise<BenchScenario
   { name: 'fallback', load: async () => (await import('./scenarios/fallback.js')).fallback },
   { name: 'memory', load: async () => (await import('./scenarios/memory.js')).memory },
   { name: 'gateway', load: async () => (await import('./scenarios/gateway.js')).gateway },
-  { name: 'embed-overhead', load: async () => (await import('./scenarios/embed-overhead.js')).embedOverhead },
+  { name: 'embed', load: async () => (await import('./scenarios/embed-overhead.js')).embedOverhead },
 ];
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 

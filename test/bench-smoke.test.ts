@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // simulator and report. It checks that figures are produced, never what they are: no timing here.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCENARIOS = ['overhead', 'goodput', 'retry-storm', 'fallback', 'memory'];
+const SCENARIOS = ['overhead', 'goodput', 'retry-storm', 'fallback', 'memory', 'gateway', 'embed'];
 
 function runQuick(out: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
@@ -38,7 +38,8 @@ describe('npm run bench -- --quick', () => {
       expect(summary).toContain(`Node ${process.version}`);
       expect(summary).toMatch(/- commit: \S+/);
       for (const name of SCENARIOS) {
-        const file = files.find((f) => f.endsWith(`-${name}.json`));
+        // <stamp>-<scenario>.json, the stamp an ISO time without colons: 'embed' must not match 'embed-overhead'.
+        const file = files.find((f) => f.replace(/^\d{4}-\d{2}-\d{2}T[\d.-]+Z?-/, '') === `${name}.json`);
         expect(file, `no result file for ${name}`).toBeDefined();
         const { machine, report } = JSON.parse(readFileSync(join(out, file!), 'utf8'));
         expect(machine).toMatchObject({ node: process.version, cores: expect.any(Number), cpuModel: expect.any(String) });

@@ -22,7 +22,7 @@ const LABEL: Record<ArmName, string> = {
  * closed loop at 20 in flight.
  */
 export const embedOverhead: BenchScenario = {
-  name: 'embed-overhead',
+  name: 'embed',
   title: '7. Embeddings overhead: router.embed against the bare openai SDK (zero-latency simulator)',
   async run(ctx: BenchContext): Promise<ScenarioReport> {
     const q = ctx.quick;
@@ -51,7 +51,7 @@ export const embedOverhead: BenchScenario = {
       const seq: Record<ArmName, number[]> = { direct: [], router: [], 'router-fetch': [] };
       const rps: Record<ArmName, number[]> = { direct: [], router: [], 'router-fetch': [] };
       for (let r = 0; r < rounds; r++) {
-        ctx.log(`embed-overhead: round ${r + 1}/${rounds}`);
+        ctx.log(`embed: round ${r + 1}/${rounds}`);
         const lat = await interleaved(seqCalls, ARMS.map((arm) => [arm, fns[arm]] as const));
         for (const arm of ARMS) seq[arm].push(quantile(lat[arm]!, 0.5));
         for (const arm of ARMS) {
@@ -69,7 +69,7 @@ export const embedOverhead: BenchScenario = {
       ];
       const like = added('router-fetch').median;
       return {
-        name: 'embed-overhead', title: this.title,
+        name: 'embed', title: this.title,
         method: [
           'Simulator in its own process, zero latency; 16 short inputs a call; the SDK\'s default base64 encoding on every arm.',
           `Router: an embeddings chain of two openai-type providers serving ${MODEL}, breakers and embeddings budgets (never binding) on.`,
