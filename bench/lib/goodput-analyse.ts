@@ -37,6 +37,8 @@ export interface ArmResult {
   offeredPerSec: number;
   /** Logical calls started a second in the span (callers wait for their call, so slow answers push back). */
   startedPerSec: number;
+  /** 429s by half second of the run (ms since the arm started): when they came, to tell a stall from a steady leak. */
+  rateLimitedAt: Record<string, number>;
   upstream: Record<string, number>;
 }
 
@@ -83,10 +85,22 @@ export function analyse(
     failedShare: measured.filter((r) => !r.ok).length / Math.max(1, measured.length),
     failures, p95WaitMs: quantile(measured.map((r) => r.endMs - r.dueMs), 0.95), offeredPerSec, upstream: up,
     startedPerSec: measured.length / ((span.untilMs - span.fromMs) / 1000),
+    rateLimitedAt: rateLimitedAt(timeline, provider, span),
   };
   if (limits.itpm !== undefined) {
     result.itpmUsed = spanDone.reduce((s, x) => s + x.uncachedInput, 0) / spanWindows / limits.itpm;
     result.cachedPerWindow = spanDone.reduce((s, x) => s + x.cachedInput, 0) / spanWindows;
   }
   return result;
+}
+
+function rateLimitedAt(timeline: SimTimeline, provider: string, span: Span): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [bucket, counts] of Object.entries(timeline[provider] ?? {})) {
+    const at = Number(bucket) - span.startMs;
+    if (!counts['429'] || at < 0 || Number(bucket) >= span.untilMs) continue;
+    const half = String(Math.floor(at / 500) * 500);
+    out[half] = (out[half] ?? 0) + counts['429'];
+  }
+  return out;
 }
