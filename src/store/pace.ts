@@ -3,7 +3,6 @@
  * field letters): requests, tokens (TPM), input tokens (ITPM), output tokens (OTPM).
  */
 export const DIMENSIONS = 4;
-export const REQUESTS = 0;
 
 /**
  * A report describes the provider's bucket as of when the request reached its limiter, which is

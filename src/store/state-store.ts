@@ -100,8 +100,9 @@ export interface StateStore {
   setBlock(key: string, block: Block, nowMs: number): MaybePromise<void>;
 
   /**
-   * Takes one request, `tokens` tokens and a concurrency slot from a budget if all fit (including
-   * the provider's own last-reported headroom), or says why not and when room is known to return.
+   * Takes one request, its tokens (TPM, ITPM, OTPM) and a concurrency slot from a budget if all fit
+   * (the rolling windows, each limit's pace when `burstMs` is set, and the provider's bucket as its
+   * headers last reported it), or says why not and when room is known to return.
    */
   acquireBudget(request: BudgetRequest, nowMs: number): MaybePromise<BudgetGrant>;
   /**
