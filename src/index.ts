@@ -17,5 +17,5 @@ export type { Clock, Timer, TimerOptions } from './clock.js';
 export { memoryStore } from './store/memory-store.js';
 export { redisStore } from './store/redis-store.js';
 export type { RedisStoreOptions } from './store/redis-store.js';
-export type { StateStore, Block, BudgetLimits, BudgetRequest, BudgetGrant, IdempotencyState } from './store/state-store.js';
+export type { StateStore, Block, BudgetLimits, BudgetRequest, BudgetGrant, BudgetSettlement, TokenDelta, IdempotencyState } from './store/state-store.js';
 export type { BreakerState } from './policy/circuit-breaker.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { createGateway, type Gateway } from '../../gateway/index.js';
+import type { Gateway } from '../../gateway/index.js';
 import { REDACT_PATHS } from '../../observe/redact.js';
 import { createRouter, type Router } from '../../router.js';
 import { parseFlags, wholeNumberFlag } from '../args.js';
@@ -70,7 +70,7 @@ export const command: CliCommand = {
       let gateway: Gateway;
       try {
         router = createRouter(config, { logger, env });
-        gateway = createGateway(router, { logger, env });
+        gateway = (await loadGateway()).createGateway(router, { logger, env });
       } catch (err) {
         throw asUsage(err);
       }
@@ -96,3 +96,19 @@ export const command: CliCommand = {
     }
   },
 };
+
+/**
+ * The gateway module, loaded only when `serve` runs: it needs fastify, an optional peer dependency,
+ * and every other command (and `switchyard --help`, which reads each command's summary) must work
+ * without it.
+ */
+async function loadGateway(): Promise<typeof import('../../gateway/index.js')> {
+  try {
+    return await import('../../gateway/index.js');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /fastify/.test(String((err as Error).message))) {
+      throw new UsageError('switchyard serve needs fastify, an optional peer dependency: npm install fastify@5');
+    }
+    throw err;
+  }
+}
