@@ -125,6 +125,12 @@ export interface Attempt {
   status?: number;
   /** True when no request was sent: open circuit, cooling, parked, local limit, unsupported. */
   skipped?: boolean;
+  /**
+   * Skips only, when the router knows why: for `local_limit` the budget that was full (`rpm`, `tpm`,
+   * `itpm`, `otpm`, `concurrency`, `provider`) or `too_large` (the request can never fit it); for a
+   * cooling or parked target what put it there (the provider's code).
+   */
+  code?: string;
   /** How long the router waited before this attempt (a retry's delay, time queued for budget). */
   waitedMs?: number;
   latencyMs: number;

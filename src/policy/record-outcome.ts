@@ -86,7 +86,7 @@ export interface Skip {
 /** Records a target skipped without a request (`skipped: true`, latency 0) and says the call moves on. */
 export function recordSkip<T>(rt: Runtime, call: Call, target: TargetRuntime, skip: Skip): TargetOutcome<T> {
   const { provider, model } = target.target;
-  call.attempts.push({ provider, model, ok: false, kind: skip.kind, skipped: true, latencyMs: 0 });
+  call.attempts.push({ provider, model, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, ...(skip.code !== undefined ? { code: skip.code } : {}) });
   if (rt.events.has('attempt')) rt.events.emit('attempt', { ...targetRef(call, target), attempt: 0, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, code: skip.code, startedAtMs: rt.clock.now() });
   const error = new RouterError(skip.kind, skip.message, { provider, model, code: skip.code, retryAfterMs: skip.availableInMs });
   return { ok: false, error, availableInMs: skip.availableInMs };

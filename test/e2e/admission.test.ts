@@ -133,7 +133,7 @@ describe('token budgets', () => {
     });
     const res = await router.chat({ messages: [{ role: 'user', content: 'x'.repeat(2000) }], maxTokens: 10 });
     expect(res.provider).toBe('q');
-    expect(res.attempts[0]).toMatchObject({ kind: 'local_limit', skipped: true });
+    expect(res.attempts[0]).toMatchObject({ kind: 'local_limit', skipped: true, code: 'too_large' });
     expect(sent('p')).toBe(0);
   });
 

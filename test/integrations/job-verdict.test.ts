@@ -3,7 +3,7 @@ import { RouterError, type ErrorKind } from '../../src/errors.js';
 import { jobVerdict } from '../../src/integrations/bullmq/job-verdict.js';
 import type { Attempt } from '../../src/types.js';
 
-const tried = (kind: ErrorKind | undefined, skipped = false): Attempt => ({ provider: 'p', model: 'm', ok: kind === undefined, kind, skipped, latencyMs: 0 });
+const tried = (kind: ErrorKind | undefined, skipped = false, code?: string): Attempt => ({ provider: 'p', model: 'm', ok: kind === undefined, kind, skipped, latencyMs: 0, code });
 const exhausted = (attempts: Attempt[], retryAfterMs?: number) =>
   new RouterError('exhausted', 'every target failed', { attempts, retryAfterMs, code: attempts.at(-1)?.kind });
 
@@ -18,12 +18,17 @@ describe('jobVerdict', () => {
     ['a rate-limited error with a hint', new RouterError('rate_limited', '429', { retryAfterMs: 300 }), { action: 'snooze', delayMs: 300 }],
     ['an exhausted chain whose every target is out of quota', exhausted([tried('quota_exhausted'), tried('quota_exhausted', true)], 600_000), { action: 'cancel' }],
     ['an exhausted chain out of quota or unable to carry the request', exhausted([tried('unsupported', true), tried('quota_exhausted')], 600_000), { action: 'cancel' }],
+    ['an exhausted chain whose every target has a token budget smaller than the request', exhausted([tried('local_limit', true, 'too_large'), tried('local_limit', true, 'too_large')]), { action: 'cancel' }],
+    ['an exhausted chain out of quota or with a budget smaller than the request', exhausted([tried('local_limit', true, 'too_large'), tried('quota_exhausted')], 600_000), { action: 'cancel' }],
+    ['a local limit the request can never fit', new RouterError('local_limit', 'too large', { code: 'too_large' }), { action: 'cancel' }],
+    ['an exhausted chain with a budget smaller than the request and a target cooling', exhausted([tried('local_limit', true, 'too_large'), tried('rate_limited')], 1_000), { action: 'snooze', delayMs: 1_000 }],
     ['an exhausted chain with no attempts whose last kind was quota', new RouterError('exhausted', 'x', { code: 'quota_exhausted' }), { action: 'cancel' }],
     ['a quota error', new RouterError('quota_exhausted', 'insufficient_quota', { status: 429, retryAfterMs: 600_000 }), { action: 'cancel' }],
     ...(['bad_request', 'auth', 'context_length', 'invalid_request', 'config', 'not_found', 'content_filter', 'invalid_output', 'unsupported'] as const)
       .map((kind) => [`a caller fault: ${kind}`, new RouterError(kind, kind), { action: 'cancel' }] as const),
     ['an exhausted chain of 5xx (no promise of when it clears)', exhausted([tried('server'), tried('server')]), { action: 'retry' }],
     ['an exhausted chain of 5xx and a parked quota (the park ends, the quota need not)', exhausted([tried('quota_exhausted', true), tried('server')], 600_000), { action: 'retry' }],
+    ['an exhausted chain of 5xx and a budget smaller than the request, with a hint', exhausted([tried('local_limit', true, 'too_large'), tried('server')], 1_000), { action: 'retry' }],
     ['an exhausted chain of timeouts and transport failures', exhausted([tried('timeout'), tried('transport')]), { action: 'retry' }],
     ['a rate-limited error without a hint', new RouterError('rate_limited', '429'), { action: 'retry' }],
     ['a server error', new RouterError('server', '503', { status: 503 }), { action: 'retry' }],

@@ -25,24 +25,27 @@ const CLEARS_BY_ITSELF: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['rate_limit
 
 const known = (ms: number | undefined): ms is number => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0;
 
+/** A target out for good: a permanent kind, or a local budget the request is larger than (`too_large`: no wait makes it fit). */
+const outForGood = (a: Attempt): boolean => PERMANENT.has(a.kind!) || (a.kind === 'local_limit' && a.code === 'too_large');
+
 /** An exhausted chain: hopeless when every target was out for good, snoozed when one comes back with time. */
 function exhaustedVerdict(attempts: readonly Attempt[], code: string | undefined, retryAfterMs: number | undefined): JobVerdict {
-  const kinds = attempts.map((a) => a.kind).filter((k): k is ErrorKind => k !== undefined);
-  if (kinds.length > 0 ? kinds.every((k) => PERMANENT.has(k)) : PERMANENT.has(code as ErrorKind)) return { action: 'cancel' };
+  const failed = attempts.filter((a) => a.kind !== undefined);
+  if (failed.length > 0 ? failed.every(outForGood) : PERMANENT.has(code as ErrorKind)) return { action: 'cancel' };
   // The soonest moment is only a promise when it comes from capacity: a parked quota's end or a 5xx is not.
-  if (known(retryAfterMs) && kinds.some((k) => CLEARS_BY_ITSELF.has(k))) return { action: 'snooze', delayMs: retryAfterMs };
+  if (known(retryAfterMs) && failed.some((a) => CLEARS_BY_ITSELF.has(a.kind!) && !outForGood(a))) return { action: 'snooze', delayMs: retryAfterMs };
   return { action: 'retry' };
 }
 
 /**
  * Decides a failed job's fate from the error alone (pure): a RouterError the router says clears by
  * itself snoozes; quota, billing and caller faults cancel (an exhausted chain whose every target was
- * out of quota or could not carry the request too); everything else (5xx, timeouts, transport,
- * aborts, errors that are not the router's) is left to the queue's retries.
+ * out of quota, could not carry the request or has a budget smaller than it, too); everything else
+ * (5xx, timeouts, transport, aborts, errors that are not the router's) is left to the queue's retries.
  */
 export function jobVerdict(err: unknown): JobVerdict {
   if (!isRouterError(err)) return { action: 'retry' };
-  if (PERMANENT.has(err.kind)) return { action: 'cancel' };
+  if (PERMANENT.has(err.kind) || (err.kind === 'local_limit' && err.code === 'too_large')) return { action: 'cancel' };
   if (err.kind === 'exhausted') return exhaustedVerdict(err.attempts, err.code, err.retryAfterMs);
   if (CLEARS_BY_ITSELF.has(err.kind) && known(err.retryAfterMs)) return { action: 'snooze', delayMs: err.retryAfterMs };
   return { action: 'retry' };
