@@ -187,6 +187,8 @@ export interface ChatResult<T = unknown> {
   message: AssistantMessage;
   provider: string;
   model: string;
+  /** The model the provider says answered, when it named one (a dated snapshot of `model`, say). */
+  responseModel?: string;
   finishReason: FinishReason;
   usage: Usage;
   attempts: Attempt[];

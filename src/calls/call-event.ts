@@ -13,15 +13,22 @@ function failed(rt: Runtime, call: Call, err: unknown): void {
   ended(rt, call, { outcome: 'error', kind: isRouterError(err) ? err.kind : 'transport' });
 }
 
+/** What a `call` event says of a result: who answered, with what usage, and whether it was sent for this call at all. */
+function answered(result: ChatResult | EmbedResult): Parameters<typeof ended>[2] {
+  const chat = result as Partial<ChatResult>;
+  return {
+    outcome: 'ok', provider: result.provider, model: result.model, usage: result.usage,
+    ...(chat.responseModel !== undefined ? { responseModel: chat.responseModel } : {}),
+    ...(chat.timeToFirstTokenMs !== undefined ? { timeToFirstTokenMs: chat.timeToFirstTokenMs } : {}),
+    ...(chat.replayed ? { replayed: true } : {}), ...(chat.cached ? { cached: true } : {}),
+  };
+}
+
 /** Emits the `call` event when a chat or embed call settles (only wired when someone listens). */
 export function observeCall<T extends ChatResult | EmbedResult>(rt: Runtime, call: Call, pending: Promise<T>): Promise<T> {
   return pending.then(
     (result) => {
-      const chat = result as Partial<ChatResult>;
-      ended(rt, call, {
-        outcome: 'ok', provider: result.provider, model: result.model, usage: result.usage,
-        ...(chat.replayed ? { replayed: true } : {}), ...(chat.cached ? { cached: true } : {}),
-      });
+      ended(rt, call, answered(result));
       return result;
     },
     (err: unknown) => {
@@ -40,8 +47,7 @@ export async function* observeStream(rt: Runtime, call: Call, events: AsyncGener
       if (ev.type === 'start') start = { provider: ev.provider, model: ev.model };
       if (ev.type === 'done') {
         reported = true;
-        const r = ev.result;
-        ended(rt, call, { outcome: 'ok', provider: r.provider, model: r.model, usage: r.usage, timeToFirstTokenMs: r.timeToFirstTokenMs });
+        ended(rt, call, answered(ev.result));
       } else if (ev.type === 'interrupted') {
         reported = true;
         ended(rt, call, { outcome: 'interrupted', kind: ev.error.kind, ...start });

@@ -58,6 +58,7 @@ function shape(rt: Runtime, call: Call<ChatRequest>, { value, target }: { value:
     message: assistantMessage(value),
     provider: target.target.provider,
     model: target.target.model,
+    ...(value.model ? { responseModel: value.model } : {}),
     finishReason: value.finishReason,
     usage: value.usage,
     attempts: call.attempts,

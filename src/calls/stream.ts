@@ -162,7 +162,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     const result: ChatResult = {
       text, toolCalls: end.toolCalls,
       message: assistantMessage({ text, toolCalls: end.toolCalls, providerParts: event.providerParts }),
-      ...where, finishReason: end.finishReason, usage: event.usage, attempts: call.attempts,
+      ...where, ...(event.model ? { responseModel: event.model } : {}), finishReason: end.finishReason, usage: event.usage, attempts: call.attempts,
       latencyMs: clock.now() - call.startedAtMs, requestId: open.requestId, timeToFirstTokenMs,
     };
     leave();

@@ -27,6 +27,8 @@ export interface CallEvent extends CallRef {
   /** The target that answered (or, for a stream cut short, that streamed). */
   provider?: string;
   model?: string;
+  /** The model the provider says answered, when it named one (a dated snapshot of `model`, say). */
+  responseModel?: string;
   usage?: Usage | { inputTokens: number };
   /** Epoch ms (router clock) the call began. */
   startedAtMs: number;
@@ -42,7 +44,11 @@ export interface CallEvent extends CallRef {
 
 /** Everything `router.on` can listen to, with its payload. */
 export interface RouterEvents {
-  /** One target tried (a request sent) or skipped (no request sent); `usage` when it answered. */
+  /**
+   * One target tried (a request sent) or skipped (no request sent). `usage` when a chat or embed
+   * attempt answered; a stream's answering attempt is reported at its first token, before the usage
+   * is known: the stream's usage is on its `call` event (and its `done` result).
+   */
   attempt: TargetRef & {
     attempt: number; ok: boolean; kind?: ErrorKind; status?: number; code?: string;
     skipped?: boolean; latencyMs: number; requestId?: string;

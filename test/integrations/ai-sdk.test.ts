@@ -7,7 +7,8 @@ import { isRouterError } from '../../src/errors.js';
 import { createSwitchyard } from '../../src/integrations/ai-sdk/index.js';
 import { createRouter, type Router } from '../../src/router.js';
 import { fakeRequests } from '../../src/testing/index.js';
-import { OPENAI_PATH, openaiBodies } from '../support/fixtures.js';
+import { OPENAI_PATH, openaiBodies, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
+import { openaiSse } from '../support/sse.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { until } from '../support/until.js';
@@ -214,6 +215,19 @@ describe('createSwitchyard with the real ai package', () => {
     expect(embeddings).toHaveLength(2);
     expect(embeddings[0]!.length).toBeGreaterThan(0);
     expect(usage.tokens).toBeGreaterThan(0);
+  });
+
+  it('reports the model the provider said answered as response.modelId, for generateText and streamText', async () => {
+    const { switchyard } = switchyardOver();
+    up.script(OPENAI_PATH, { status: 200, headers: openaiSuccessHeaders, body: openaiCompletion('Hi', 'gpt-4o-mini-2024-07-18') });
+    up.script(OPENAI_PATH, { status: 200, headers: openaiSuccessHeaders, sse: openaiSse(['Hi']) }); // answered by gpt-4o-2024-08-06
+    const generated = await generateText({ model: switchyard('default'), prompt: 'Say hello', maxRetries: 0 });
+    const streamed = streamText({ model: switchyard('default'), prompt: 'Say hello', maxRetries: 0 });
+    for await (const part of streamed.fullStream) if (part.type === 'error') throw part.error;
+
+    expect(generated.response.modelId).toBe('gpt-4o-mini-2024-07-18');
+    expect((await streamed.response).modelId).toBe('gpt-4o-2024-08-06');
+    expect(up.count(OPENAI_PATH)).toBe(2);
   });
 
   it('refuses a model id that names no chain', () => {

@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { instrument } from '../../src/integrations/otel/index.js';
 import { createRouter, type Router } from '../../src/router.js';
-import { ANTHROPIC_PATH, OPENAI_PATH, openaiBodies } from '../support/fixtures.js';
+import { ANTHROPIC_PATH, OPENAI_PATH, openaiBodies, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
+import { openaiSse } from '../support/sse.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
@@ -154,6 +155,41 @@ describe('instrument', () => {
     } finally {
       await up.close();
     }
+  });
+
+  it('names the model the provider said answered as gen_ai.response.model, on the call and its attempt', async () => {
+    const up: Upstream = await startUpstream();
+    try {
+      const { router } = wireRouter(up, {}, { clock: new VirtualClock() });
+      routers.push(router);
+      up.script(OPENAI_PATH, { status: 200, headers: openaiSuccessHeaders, body: openaiCompletion('Hi', 'gpt-4o-mini-2024-07-18') });
+      up.script(OPENAI_PATH, { status: 200, headers: openaiSuccessHeaders, sse: openaiSse(['Hi']) }); // answered by gpt-4o-2024-08-06
+      instrument(router, { tracerProvider, meterProvider });
+      await router.chat({ ...ask(), chain: 'openai-only' });
+      for await (const _ of router.stream({ ...ask(), chain: 'openai-only' }));
+
+      const [chat, stream] = exporter.getFinishedSpans().filter((s) => s.name === 'chat openai-only');
+      const [chatAttempt, streamAttempt] = exporter.getFinishedSpans().filter((s) => s.name === 'chat gpt-4o-mini');
+      expect(chat!.attributes).toMatchObject({ 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.response.model': 'gpt-4o-mini-2024-07-18' });
+      expect(chatAttempt!.attributes).toMatchObject({ 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.response.model': 'gpt-4o-mini-2024-07-18' });
+      expect(stream!.attributes).toMatchObject({ 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.response.model': 'gpt-4o-2024-08-06' });
+      expect(streamAttempt!.attributes).toMatchObject({ 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.response.model': 'gpt-4o-2024-08-06' });
+      expect(up.count(OPENAI_PATH)).toBe(2);
+    } finally {
+      await up.close();
+    }
+  });
+
+  it('marks the call span of a stream served from the response cache switchyard.cached, with no attempt span', async () => {
+    const { router } = fallThroughRouter({ cache: { ttlMs: 60_000 } });
+    instrument(router, { tracerProvider, meterProvider });
+    for await (const _ of router.stream(ask())); // primary 503s, backup answers: stored
+    exporter.reset();
+    for await (const _ of router.stream(ask()));
+
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((s) => s.name)).toEqual(['chat default']);
+    expect(spans[0]!.attributes).toMatchObject({ 'switchyard.cached': true, 'switchyard.attempts': 0 });
   });
 
   it('puts a skipped target on the call span as an event, not as an attempt span', async () => {

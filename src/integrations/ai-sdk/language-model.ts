@@ -41,7 +41,7 @@ export class SwitchyardLanguageModel implements LanguageModelV3 {
       usage: usageOf(result.usage),
       providerMetadata: metadataOf(result),
       request: { body: bodyOf(request) },
-      response: { modelId: result.model, ...(result.requestId ? { id: result.requestId } : {}) },
+      response: { modelId: result.responseModel ?? result.model, ...(result.requestId ? { id: result.requestId } : {}) },
       warnings,
     };
   }

@@ -45,6 +45,8 @@ export class StreamParts {
         const textMeta = parts[0]?.type === 'text' ? parts[0].providerMetadata : undefined;
         return [
           ...this.closeText(textMeta),
+          // The model the provider said answered is known only now (the start named the target's).
+          ...(result.responseModel !== undefined ? [{ type: 'response-metadata' as const, modelId: result.responseModel }] : []),
           ...parts.filter((p) => p.type === 'tool-call').flatMap((p) => [...this.endInput(p.toolCallId), p]),
           { type: 'finish', finishReason: finishReasonOf(result.finishReason), usage: usageOf(result.usage), providerMetadata: metadataOf(result) },
         ];

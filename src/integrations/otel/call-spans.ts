@@ -24,8 +24,9 @@ interface Sent {
 
 /**
  * The sent attempts of a call with their ends and usage. A stream's answering attempt ends with the
- * call (its event is emitted at the first token) and, as its event has none, takes the call's usage;
- * so does any call whose attempts reported none, unless nothing was sent for it (replayed, cached).
+ * call (its event is emitted at the first token) and, as its event has none, takes the call's usage
+ * and response model; so does any call whose attempts reported none, unless nothing was sent for it
+ * (replayed, cached).
  */
 function sentAttempts(call: CallEvent, attempts: readonly AttemptEvent[], callEndMs: number): Sent[] {
   const sent = attempts.filter((a) => !a.skipped).map((event): Sent => ({ event, endMs: event.startedAtMs + event.latencyMs, usage: tokenCounts(event.usage) }));
@@ -33,6 +34,7 @@ function sentAttempts(call: CallEvent, attempts: readonly AttemptEvent[], callEn
   if (answered && call.outcome !== 'error') {
     if (call.operation === 'stream') answered.endMs = Math.max(answered.endMs, callEndMs);
     if (!sent.some((s) => s.usage.input !== undefined || s.usage.output !== undefined)) answered.usage = tokenCounts(call.usage);
+    if (answered.event.responseModel === undefined && call.responseModel !== undefined) answered.event = { ...answered.event, responseModel: call.responseModel };
   }
   return sent;
 }

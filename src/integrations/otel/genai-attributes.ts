@@ -46,7 +46,7 @@ export function attemptAttributes(config: ResolvedConfig, e: AttemptEvent, usage
     ...targetAttributes(config, e.operation, e.provider, e.model),
     'switchyard.provider': e.provider,
     'switchyard.attempt': e.attempt,
-    ...(e.ok ? { [GEN_AI.responseModel]: e.model } : { [GEN_AI.errorType]: e.kind ?? '_OTHER' }),
+    ...(e.ok ? { [GEN_AI.responseModel]: e.responseModel ?? e.model } : { [GEN_AI.errorType]: e.kind ?? '_OTHER' }),
     ...(e.status !== undefined ? { [GEN_AI.httpStatus]: e.status } : {}),
     ...(e.code !== undefined ? { 'switchyard.error.code': e.code } : {}),
     ...(e.requestId !== undefined ? { 'switchyard.request_id': e.requestId } : {}),
@@ -57,8 +57,9 @@ export function attemptAttributes(config: ResolvedConfig, e: AttemptEvent, usage
 
 /**
  * The call span's attributes. `gen_ai.request.model` is the chain's first model (what was asked
- * for), `gen_ai.response.model` and `gen_ai.provider.name` the target that answered (or, for a failed
- * call, the last one tried); `switchyard.*` say the rest.
+ * for), `gen_ai.response.model` the model the provider said answered (else the answering target's),
+ * `gen_ai.provider.name` the target that answered (or, for a failed call, the last one tried);
+ * `switchyard.*` say the rest.
  */
 export function callAttributes(config: ResolvedConfig, e: CallEvent, attempts: readonly AttemptEvent[]): Attributes {
   const primary = config.chains[e.chain]?.[0];
@@ -70,7 +71,7 @@ export function callAttributes(config: ResolvedConfig, e: CallEvent, attempts: r
     [GEN_AI.operation]: operationName(e.operation),
     ...(provider !== undefined ? { [GEN_AI.provider]: providerSystem(config, provider), 'switchyard.provider': provider } : {}),
     ...(primary ? { [GEN_AI.requestModel]: primary.model } : {}),
-    ...(e.model !== undefined && e.outcome === 'ok' ? { [GEN_AI.responseModel]: e.model } : {}),
+    ...(e.model !== undefined && e.outcome === 'ok' ? { [GEN_AI.responseModel]: e.responseModel ?? e.model } : {}),
     ...(e.outcome !== 'ok' ? { [GEN_AI.errorType]: e.kind ?? '_OTHER' } : {}),
     ...(usage.input !== undefined ? { [GEN_AI.inputTokens]: usage.input } : {}),
     ...(usage.output !== undefined ? { [GEN_AI.outputTokens]: usage.output } : {}),
