@@ -119,7 +119,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   });
   const breakers = new Breakers(resolved.breaker, clock, (key, state, by) => {
     logger.warn({ breaker: key, state, callId: by?.id }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
-    events.emit('breaker', by ? { key, state, callId: by.id, tenant: by.tenant.name } : { key, state });
+    events.emit('breaker', by ? { key, state, callId: by.id, tenant: by.tenant.name, chain: by.chain, operation: by.operation } : { key, state });
   }, store);
   const adapters = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger }));

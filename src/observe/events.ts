@@ -1,7 +1,10 @@
 import type { ErrorKind } from '../errors.js';
 import type { Attempt, RateLimitSnapshot, Usage } from '../types.js';
 
-/** Which call an event belongs to. */
+/**
+ * Which call an event belongs to: every event of a call carries it (`attempt`, `retry`, `fallback`,
+ * `quota`, `ratelimit`, `call`); `breaker` when a call's outcome changed it; `store` never.
+ */
 export interface CallRef {
   /** Unique per call (within the router's process), the same on every event of that call. */
   callId: string;
@@ -63,10 +66,11 @@ export interface RouterEvents {
   /** The call moves on from this target; `to` is undefined when it was the last one. */
   fallback: TargetRef & { kind: ErrorKind; to?: { provider: string; model: string }; coolingMs?: number };
   /**
-   * A circuit breaker changed state. `key` is the provider (or `provider:model` with scope `target`);
-   * `callId` and `tenant` name the call whose outcome changed it (none when time alone did: half-open).
+   * A circuit breaker changed state. `key` is the provider (or `provider:model` with scope `target`).
+   * When a call's outcome changed it (opened or closed it), the call's `callId`, `tenant`, `chain` and
+   * `operation`; none when time alone did (half-open), or the fleet's state did (`breaker.shared`).
    */
-  breaker: { key: string; state: 'open' | 'halfOpen' | 'closed'; callId?: string; tenant?: string };
+  breaker: { key: string; state: 'open' | 'halfOpen' | 'closed' } & Partial<CallRef>;
   /** A quota or billing error parked a provider. */
   quota: TargetRef & { code?: string; status?: number; parkedForMs: number; requestId?: string };
   /** The rate-limit headroom a provider reported on a response. */
@@ -76,6 +80,7 @@ export interface RouterEvents {
   /**
    * The shared (Redis) store stopped answering, or answers again: once per change. While it is
    * unavailable calls run on process-local state (`store.onUnavailable: 'local'`) or fail (`'fail'`).
+   * About the store, not a call: it carries no call's fields.
    */
   store: { state: 'unavailable' | 'available'; error?: string };
 }

@@ -24,10 +24,12 @@ export interface CircuitBreakerOptions {
   shared?: SharedBreakerOptions;
 }
 
-/** The call whose outcome changed a breaker's state. */
+/** The call whose outcome changed a breaker's state (a `Call` is one). */
 export interface BreakerCause {
   id: string;
   tenant: { name: string };
+  chain: string;
+  operation: 'chat' | 'stream' | 'embed';
 }
 
 /**
@@ -41,7 +43,7 @@ export interface BreakerCause {
  * breaker opened are dropped rather than read as a verdict on the recovered provider.
  */
 export class CircuitBreaker {
-  private readonly breaker: Opossum<[() => Promise<void>], void>;
+  private readonly breaker: Opossum<[() => Promise<void>, BreakerCause | undefined], void>;
   private readonly clock: Clock;
   private phase: BreakerState = 'closed';
   private probeOut = false;
@@ -50,13 +52,15 @@ export class CircuitBreaker {
   private failuresInARow = 0;
   /** The call being recorded, named on the state changes it causes. */
   private cause: BreakerCause | undefined;
+  /** The call of the failure opossum is judging now: its window opens the breaker a tick after `record`. */
+  private failing: BreakerCause | undefined;
   /** The fleet's breaker of the same key, with `breaker.shared`. */
   private readonly link: SharedBreakerLink | undefined;
   private openingOpossum = false;
 
   constructor(readonly key: string, private readonly policy: BreakerPolicy, private readonly options: CircuitBreakerOptions) {
     this.clock = options.clock;
-    this.breaker = new Opossum((outcome: () => Promise<void>) => outcome(), {
+    this.breaker = new Opossum((outcome: () => Promise<void>, _by: BreakerCause | undefined) => outcome(), {
       name: key,
       timeout: false, // never wedges: fed outcomes settle at once, and the router times out every request
       resetTimeout: MAX_TIMER_MS, // half-open is timed here, on the router's clock
@@ -69,9 +73,21 @@ export class CircuitBreaker {
       rotateBucketController: options.rotate,
     });
     // opossum opens itself when the window's failures cross the threshold (and says so, synchronously,
-    // when we open it: that is no verdict of its own).
+    // when we open it: that is no verdict of its own). It judges each failure right after its
+    // 'failure' event, which names the call fed in with it.
+    this.breaker.on('failure', (_err: unknown, _latency: unknown, args: unknown[]) => {
+      this.failing = args[1] as BreakerCause | undefined;
+    });
     this.breaker.on('open', () => {
-      if (!this.openingOpossum) this.open();
+      if (this.openingOpossum) return;
+      const recording = this.cause;
+      this.cause ??= this.failing;
+      try {
+        this.open();
+      } finally {
+        this.cause = recording;
+        this.failing = undefined;
+      }
     });
     if (options.shared) {
       this.link = new SharedBreakerLink(key, options.shared, this.clock, policy.resetTimeoutMs, (s) => this.adopt(s));
@@ -125,7 +141,7 @@ export class CircuitBreaker {
     // A pass from a closed breaker that ends after it opened says nothing about the provider now.
     if (outcome === 'neutral' || this.phase !== 'closed') return;
     if (outcome === 'success') this.countSuccess();
-    else this.breaker.fire(FAIL).catch(ignore);
+    else this.breaker.fire(FAIL, this.cause).catch(ignore);
     // A provider that went down hard fails every request: open after a short run of failures rather
     // than wait for them to outweigh a window full of earlier successes (Envoy's consecutive_5xx).
     this.failuresInARow = outcome === 'failure' ? this.failuresInARow + 1 : 0;

@@ -142,3 +142,15 @@ describe('the model the provider says answered', () => {
     expect(calls[0]).toMatchObject({ model: 'gpt-4o-mini', responseModel: 'gpt-4o-mini-2024-07-18' });
   });
 });
+
+describe('the breaker event', () => {
+  it('names the call whose failure opened the breaker', async () => {
+    const { router, calls } = listened({ breaker: { volumeThreshold: 2, consecutiveFailures: 100 } });
+    const breaker: Array<RouterEvents['breaker']> = [];
+    router.on('breaker', (e) => breaker.push(e));
+    up.script(OPENAI_PATH, { status: 503, body: openaiBodies.overloaded503 }, { status: 503, body: openaiBodies.overloaded503 });
+    await router.chat({ ...ask(), tenant: 'acme' });
+    await router.chat({ ...ask(), tenant: 'acme' });
+    expect(breaker).toEqual([{ key: 'openai', state: 'open', callId: calls[1]!.callId, tenant: 'acme', chain: 'default', operation: 'chat' }]);
+  });
+});
