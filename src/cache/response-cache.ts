@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock, Timer } from '../clock.js';
+import { isRouterError, RouterError } from '../errors.js';
 import type { Logger } from '../observe/logger.js';
 import { fingerprint } from '../policy/idempotency.js';
 import { DEFAULT_TENANT } from '../policy/tenants.js';
@@ -9,11 +10,19 @@ import type { CacheBackend } from './cache-backend.js';
 /** Only complete answers are worth replaying: one cut at a limit or filtered is not the answer. */
 const COMPLETE = new Set(['stop', 'tool_calls']);
 
+/** How the call a follower waits on ended: its answer, or its error. */
+type Led = { ok: true; result: ChatResult } | { ok: false; error: unknown };
+
+/** A leader that gave up on its own terms (its caller aborted, its deadline passed) says nothing of the answer. */
+const gaveUp = (err: unknown): boolean => isRouterError(err) && (err.kind === 'aborted' || err.kind === 'timeout');
+
 /**
  * The response cache: an exact match on everything that shapes the answer (chain, messages, tools,
  * responseFormat, sampling parameters) and the tenant. A hit sends nothing and takes no budget;
- * concurrent identical misses in this process share one request; only complete answers are stored,
- * for `ttlMs`. A backend failure is logged and the call goes on without the cache.
+ * concurrent identical misses in this process share one request: the followers wait for the
+ * leader's answer within their own signal and deadline, share its failure, but run the request
+ * themselves when the leader gave up on its own terms (aborted, timed out). Only complete answers
+ * are stored, for `ttlMs`. A backend failure is logged and the call goes on without the cache.
  */
 export class ResponseCache {
   private readonly inflight = new Map<string, Promise<ChatResult>>();
@@ -56,11 +65,17 @@ export class ResponseCache {
     const key = this.keyOf(request, chain);
     const hit = await this.lookup(key, startedAtMs);
     if (hit) return hit;
-    const shared = this.inflight.get(key);
-    if (shared) {
-      const result = await shared;
-      return { ...result, attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true };
+    for (let shared = this.inflight.get(key); shared; shared = this.inflight.get(key)) {
+      const led = await this.follow(shared, request, startedAtMs);
+      if (led.ok) return { ...led.result, attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true };
+      if (!gaveUp(led.error)) throw led.error;
+      // The leader's caller gave up, not the provider: this call runs (or follows) the request anew.
     }
+    return this.lead(key, fetch);
+  }
+
+  /** Sends the request for every identical call that comes while it runs; stores a complete answer. */
+  private async lead(key: string, fetch: () => Promise<ChatResult>): Promise<ChatResult> {
     const pending = fetch();
     this.inflight.set(key, pending);
     try {
@@ -72,7 +87,35 @@ export class ResponseCache {
     }
   }
 
+  /** Waits for the leader, within the follower's own signal and deadline (`timeoutMs` from its start). */
+  private follow(shared: Promise<ChatResult>, request: ChatRequest, startedAtMs: number): Promise<Led> {
+    const { signal, timeoutMs } = request;
+    if (signal?.aborted) return Promise.reject(followerAborted(signal.reason));
+    const leftMs = timeoutMs === undefined ? Infinity : startedAtMs + timeoutMs - this.clock.now();
+    if (leftMs <= 0) return Promise.reject(followerTimedOut(timeoutMs!));
+    return new Promise<Led>((resolve, reject) => {
+      let timer: Timer | undefined;
+      const end = (fn: () => void) => {
+        timer?.clear();
+        signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const onAbort = () => end(() => reject(followerAborted(signal!.reason)));
+      if (leftMs !== Infinity) timer = this.clock.setTimer(leftMs, () => end(() => reject(followerTimedOut(timeoutMs!))));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      shared.then((result) => end(() => resolve({ ok: true, result })), (error: unknown) => end(() => resolve({ ok: false, error })));
+    });
+  }
+
   async close(): Promise<void> {
     await this.backend.close?.();
   }
+}
+
+function followerAborted(reason: unknown): RouterError {
+  return new RouterError('aborted', 'call aborted by the caller while it waited for an identical call in flight', { cause: reason });
+}
+
+function followerTimedOut(timeoutMs: number): RouterError {
+  return new RouterError('timeout', `call deadline of ${timeoutMs} ms passed while it waited for an identical call in flight`);
 }

@@ -1,9 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../src/calls/stream.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { createRouter, type Router } from '../../src/router.js';
 import { fakeRequests, VirtualClock } from '../../src/testing/index.js';
+import type { ChatRequest } from '../../src/types.js';
 import { captureLogger } from '../support/capture-logger.js';
+import { OPENAI_PATH, openaiBodies, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
+import { gate, until } from '../support/until.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
+import { ask as wireAsk, rejectionOf, wireRouter } from '../support/wire-router.js';
 
 let routers: Router[] = [];
 afterEach(async () => {
@@ -116,5 +121,91 @@ describe('the response cache', () => {
     await router.chat(ask());
     await router.chat(ask());
     expect(sent()).toBe(2);
+  });
+});
+
+describe('identical misses in flight', () => {
+  let up: Upstream;
+  beforeEach(async () => {
+    up = await startUpstream();
+  });
+  afterEach(async () => {
+    await up.close();
+  });
+
+  /** A cached router on the real OpenAI SDK whose first request is held until the test opens `held`. */
+  function wired(held: ReturnType<typeof gate>) {
+    const clock = new VirtualClock();
+    const { router, openai } = wireRouter(up, { cache: { ttlMs: 60_000 }, retry: { maxAttempts: 1 } }, { clock, timeoutMs: 60_000 });
+    routers.push(router);
+    up.script(OPENAI_PATH, { status: 200, headers: openaiSuccessHeaders, body: openaiCompletion('the held answer'), heldUntil: held.promise });
+    return { router, clock, sent: openai };
+  }
+  const same = (extra: Partial<ChatRequest> = {}): ChatRequest => ({ ...wireAsk(), chain: 'openai-only', ...extra });
+
+  it('sends the request again for a waiting call when the call it shared aborted', async () => {
+    const held = gate();
+    const { router, sent } = wired(held);
+    const caller = new AbortController();
+    const leader = rejectionOf(router.chat(same({ signal: caller.signal })));
+    const follower = router.chat(same());
+    await until(() => sent() === 1, 'the leader\'s request');
+    caller.abort();
+    expect((await leader).kind).toBe('aborted');
+    const res = await follower;
+    expect(res.text).toBe('Hello! How can I assist you today?'); // its own request's answer
+    expect(res.cached).toBeUndefined();
+    expect(sent()).toBe(2);
+    held.open();
+  });
+
+  it('sends the request again for a waiting call when the call it shared passed its deadline', async () => {
+    const held = gate();
+    const { router, clock, sent } = wired(held);
+    const leader = rejectionOf(router.chat(same({ timeoutMs: 1_000 })));
+    const follower = router.chat(same());
+    await until(() => sent() === 1, 'the leader\'s request');
+    await clock.advance(1_000);
+    expect((await leader).kind).toBe('timeout');
+    expect((await follower).cached).toBeUndefined();
+    expect(sent()).toBe(2);
+    held.open();
+  });
+
+  it('ends a waiting call at once when its own caller aborts, leaving the shared request running', async () => {
+    const held = gate();
+    const { router, sent } = wired(held);
+    const leader = router.chat(same());
+    const caller = new AbortController();
+    const follower = rejectionOf(router.chat(same({ signal: caller.signal })));
+    await until(() => sent() === 1, 'the leader\'s request');
+    caller.abort();
+    expect((await follower).kind).toBe('aborted');
+    held.open();
+    expect((await leader).text).toBe('the held answer');
+    expect(sent()).toBe(1);
+  });
+
+  it('ends a waiting call at its own deadline', async () => {
+    const held = gate();
+    const { router, clock, sent } = wired(held);
+    const leader = router.chat(same());
+    const follower = rejectionOf(router.chat(same({ timeoutMs: 500 })));
+    await until(() => sent() === 1, 'the leader\'s request');
+    await clock.advance(500);
+    const err = await follower;
+    expect(err.kind).toBe('timeout');
+    held.open();
+    expect((await leader).text).toBe('the held answer');
+    expect(sent()).toBe(1);
+  });
+
+  it('shares a failure of the request itself: one request, the same error for both', async () => {
+    const { router, openai } = wireRouter(up, { cache: { ttlMs: 60_000 } }, { clock: new VirtualClock(), timeoutMs: 60_000 });
+    routers.push(router);
+    up.script(OPENAI_PATH, { status: 401, body: openaiBodies.invalidApiKey, delayMs: 20 });
+    const [a, b] = await Promise.all([rejectionOf(router.chat(same())), rejectionOf(router.chat(same()))]);
+    expect([a.kind, b.kind]).toEqual(['auth', 'auth']);
+    expect(openai()).toBe(1);
   });
 });
