@@ -21,6 +21,7 @@ function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admi
   const { rt, call, target } = a;
   const where = { provider: target.target.provider, model: target.target.model };
   if (!admitted.ok) {
+    if (admitted.budget === a.endpoint.budget.key) a.endpoint.load.level?.refused(admitted.reason, rt.clock.now());
     if (admitted.reason === 'aborted') throw abortError(rt.closing.aborted && !call.signal?.aborted ? 'closed' : 'caller', call, target, new RouterError('aborted', 'aborted', where));
     if (admitted.reason === 'deadline') throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', where));
     const why = admitted.reason === 'too_large' ? 'the request is larger than its whole token budget' : `its ${admitted.reason} budget is full`;
@@ -47,5 +48,6 @@ function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admi
   a.lease = lease;
   a.permit = permit;
   a.endpoint.load.inflight++;
+  a.endpoint.load.level?.took(a.tokens!, a.sentAtMs);
   return undefined;
 }

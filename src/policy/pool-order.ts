@@ -10,14 +10,15 @@ function windowShare(w: RateLimitWindow | undefined, elapsedMs: number, inflight
 }
 
 /**
- * How much room a member has, from 0 (none) to 1 (all of it): the least of what the provider last
- * reported for requests and tokens (refilled towards its reset, less the requests this process has
- * in flight there) and of its concurrency budget. A member whose breaker is open sorts last.
+ * How much room a member has, from 0 (none) to 1 (all of it): the least of its local budget's paced
+ * room (as this process counts it, no store round trip), of what the provider last reported for
+ * requests and tokens (refilled towards its reset, less the requests this process has in flight
+ * there) and of its concurrency budget. A member whose breaker is open sorts last.
  */
 export function headroom(target: TargetRuntime, endpoint: Endpoint, nowMs: number): number {
   const load: EndpointLoad = endpoint.load;
   if (!target.breaker.admits()) return -1;
-  let room = 1;
+  let room = load.level?.share(nowMs) ?? 1;
   const elapsed = load.reportedAtMs === undefined ? 0 : nowMs - load.reportedAtMs;
   const requests = windowShare(load.reported?.requests, elapsed, load.inflight);
   if (requests !== undefined) room = Math.min(room, requests);

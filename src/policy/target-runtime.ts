@@ -6,6 +6,7 @@ import type { CountTokens } from '../decide/token-estimate.js';
 import type { BudgetLimits } from '../store/state-store.js';
 import type { RateLimitSnapshot } from '../types.js';
 import type { AdaptiveThrottle } from './adaptive-throttle.js';
+import { BudgetLevel } from './budget-level.js';
 import type { Breakers } from './breakers.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { paced } from './pacing.js';
@@ -29,9 +30,11 @@ export interface Endpoint {
   load: EndpointLoad;
 }
 
-/** Requests in flight from this process, and the headroom the provider last reported. */
+/** Requests in flight from this process, the room its local budget has left, and the headroom the provider last reported. */
 export interface EndpointLoad {
   inflight: number;
+  /** The paced budget's room as this process sees it (none without `rpm`/`tpm`/`itpm`/`otpm`). */
+  level?: BudgetLevel;
   reported?: RateLimitSnapshot;
   reportedAtMs?: number;
 }
@@ -95,7 +98,10 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
   const endpoints = new Map<string, Endpoint>();
   const endpoint = (key: string, limits: () => BudgetLimits): Endpoint => {
     let e = endpoints.get(key);
-    if (!e) endpoints.set(key, (e = { budget: { key, limits: limits() }, coolingKey: `target:${key}`, load: { inflight: 0 } }));
+    if (!e) {
+      const budget = { key, limits: limits() };
+      endpoints.set(key, (e = { budget, coolingKey: `target:${key}`, load: { inflight: 0, level: BudgetLevel.of(budget.limits) } }));
+    }
     return e;
   };
   const chains = new Map<string, TargetRuntime[]>();

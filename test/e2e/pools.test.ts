@@ -4,6 +4,7 @@ import { createRouter, type Router } from '../../src/router.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { openaiBodies, openaiCompletion } from '../support/fixtures.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
+import { VirtualClock } from '../support/virtual-clock.js';
 import { ask } from '../support/wire-router.js';
 
 const EAST = '/east/v1/chat/completions';
@@ -27,7 +28,7 @@ const okWith = (remaining: number) => ({
   body: openaiCompletion(),
 });
 
-function pooled(pick?: 'headroom' | 'round_robin', extra: Partial<SwitchyardConfig> = {}) {
+function pooled(pick?: 'headroom' | 'round_robin', extra: Partial<SwitchyardConfig> = {}, clock?: VirtualClock) {
   const config: SwitchyardConfig = {
     providers: {
       east: { type: 'openai', apiKey: 'sk-east-key', baseURL: `${up.url}/east/v1` },
@@ -37,7 +38,7 @@ function pooled(pick?: 'headroom' | 'round_robin', extra: Partial<SwitchyardConf
     retry: { maxAttempts: 1 },
     ...extra,
   };
-  const router = createRouter(config, { logger: captureLogger().logger });
+  const router = createRouter(config, { logger: captureLogger().logger, clock });
   routers.push(router);
   return router;
 }
@@ -53,6 +54,30 @@ describe('a pool of equivalent deployments', () => {
     expect(answered[0]).toBe('east');
     expect(answered.slice(1)).toEqual(Array(9).fill('west'));
     expect([up.count(EAST), up.count(WEST)]).toEqual([1, 9]);
+  });
+
+  it('counts each member\'s local budget: calls go to the member with room, and none queue behind a full one', async () => {
+    // No rate-limit headers: only the configured limits say where the room is. East's rpm lets 10
+    // requests out at once (its burst), west's 100.
+    up.otherwise(EAST, () => ({ status: 200, body: openaiCompletion() }));
+    up.otherwise(WEST, () => ({ status: 200, body: openaiCompletion() }));
+    const clock = new VirtualClock();
+    const router = pooled(undefined, {
+      providers: {
+        east: { type: 'openai', apiKey: 'sk-east-key', baseURL: `${up.url}/east/v1`, timeoutMs: 60_000, limits: { rpm: 60 } },
+        west: { type: 'openai', apiKey: 'sk-west-key', baseURL: `${up.url}/west/v1`, timeoutMs: 60_000, limits: { rpm: 6_000 } },
+      },
+    }, clock);
+    let settled = false;
+    const all = Promise.all(Array.from({ length: 30 }, () => router.chat(ask()))).finally(() => (settled = true));
+    // Time moves only as far as the loopback answers take, so a call queued for room would show.
+    for (let i = 0; i < 100 && !settled; i++) await clock.advance(100);
+    const results = await all;
+
+    const attempts = results.flatMap((r) => r.attempts);
+    expect(attempts.filter((a) => a.waitedMs !== undefined || a.skipped)).toEqual([]);
+    expect(results.filter((r) => r.provider === 'west').length).toBeGreaterThanOrEqual(25);
+    expect(up.count(EAST) + up.count(WEST)).toBe(30);
   });
 
   it('skips a cooling member without a request and answers from the other', async () => {
