@@ -40,6 +40,21 @@ describe('runEval', () => {
     expect(report.targets[1]!.failuresByExpectation).toEqual({ equals: 1 });
   });
 
+  it('evaluates each member of a pool as a target of its own, named by the member that answered', async () => {
+    const base = config({ chains: { main: [{ pool: ['east:gpt-4o', 'west:gpt-4o'] }, 'good:g-1'] } }, {
+      east: { type: 'fake', respond: () => ({ text: 'yes' }) },
+      west: { type: 'fake', respond: (req: unknown) => ({ text: promptOf(req) === 'two' ? 'no' : 'yes' }) },
+    });
+    const router = createRouter(withEvalChains(base, 'main').config, routerOptions);
+    const report = await runEval({ router, chain: 'main', cases });
+    expect(report.targets.map((t) => [t.key, t.passed, t.runs])).toEqual([['east:gpt-4o', 2, 2], ['west:gpt-4o', 1, 2], ['good:g-1', 2, 2]]);
+    expect(report.cases.find((c) => c.id === 'two')).toMatchObject({ disagree: true, notPassing: ['west:gpt-4o'] });
+    // Each member's runs went to that member alone: the pool never picked for the eval.
+    expect([fakeRequests(router, 'east').length, fakeRequests(router, 'west').length]).toEqual([2, 2]);
+    expect(report.runs.filter((r) => r.target === 'west:gpt-4o').map((r) => r.text)).toEqual(['yes', 'no']);
+    await router.close();
+  });
+
   it('calls each target directly: a failing first target never falls through to the next', async () => {
     const base = config({ chains: { main: ['down:x-1', 'good:g-1'] } }, { down: { type: 'fake', respond: () => ({ fail: 'server' }) } });
     const router = createRouter(withEvalChains(base, 'main').config, routerOptions);
