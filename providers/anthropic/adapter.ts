@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { secretRedactor } from '../../src/observe/redact.js';
-import { SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
+import { DEFAULTS, SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
 import { httpFetch } from '../shared/http-fetch.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
@@ -23,7 +23,7 @@ export { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock } = ctx;
   const redact = secretRedactor([provider.resolvedApiKey]);
-  const transport = provider.transport === 'fetch' ? undefined : httpFetch();
+  const transport = (provider.transport ?? DEFAULTS.provider.transport) === 'fetch' ? undefined : httpFetch();
   const client = new Anthropic({
     apiKey: provider.resolvedApiKey ?? null,
     baseURL: provider.baseURL ?? 'https://api.anthropic.com',

@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { DEFAULTS } from '../../src/config/defaults.js';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { secretRedactor } from '../../src/observe/redact.js';
 import { httpFetch } from '../shared/http-fetch.js';
@@ -27,7 +28,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock } = ctx;
   const compatible = provider.type === 'openai-compatible';
   const redact = secretRedactor([provider.resolvedApiKey]);
-  const transport = provider.transport === 'fetch' ? undefined : httpFetch();
+  const transport = (provider.transport ?? DEFAULTS.provider.transport) === 'fetch' ? undefined : httpFetch();
   const client = openAIClient(provider, ctx.logger, transport?.fetch);
   const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact });
 

@@ -3,7 +3,7 @@ import type { ResolvedProvider } from '../../src/config/index.js';
 import { RouterError } from '../../src/errors.js';
 import type { Logger } from '../../src/observe/logger.js';
 import { providerQuery, splitBaseURL } from '../shared/base-url.js';
-import { SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
+import { DEFAULTS, SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
 import type { SdkFetch } from '../shared/http-fetch.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
 
@@ -12,7 +12,7 @@ const API_VERSION = 'api-version';
 
 /** True when the provider asks for Azure OpenAI (`azure: true`), read defensively off the config. */
 export function isAzure(provider: ResolvedProvider): boolean {
-  return (provider as { azure?: unknown }).azure === true;
+  return ((provider as { azure?: boolean }).azure ?? DEFAULTS.provider.azure) === true;
 }
 
 /**

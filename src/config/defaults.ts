@@ -25,17 +25,33 @@ export const DEFAULTS = Object.freeze({
   }),
   quota: Object.freeze({ parkMs: 600_000 }),
   idempotency: Object.freeze({ ttlMs: 600_000, pendingTtlMs: 120_000 }),
-  store: Object.freeze({ onUnavailable: 'local' as 'local' | 'fail', failoverMs: 250 }),
+  store: Object.freeze({
+    onUnavailable: 'local' as 'local' | 'fail',
+    /**
+     * The bound on waiting for a store that stopped answering. A healthy Redis answers a script in
+     * about a millisecond and under heavy load in tens, so 250 ms does not flap on a busy Redis or a
+     * stalled event loop, and it stays a small part of an LLM call (seconds) when paid once, by the
+     * calls in flight when the store died. A dropped connection is noticed at once, without waiting.
+     */
+    failoverMs: 250,
+    /** How often a store that is down is probed. */
+    probeMs: 1_000,
+    keyPrefix: 'switchyard:',
+    /** The Redis client's own connect and command timeout (a store that opens its own client). */
+    timeoutMs: 5_000,
+  }),
   provider: Object.freeze({
     /** Per attempt; for a stream, also the longest gap between chunks. */
     timeoutMs: 60_000,
     transport: 'node-http' as 'node-http' | 'fetch',
+    azure: false,
   }),
   limits: Object.freeze({
     windowMs: 60_000,
     reserveOutputTokens: 1_024,
     tokenizer: 'auto' as 'auto' | 'heuristic',
   }),
+  pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' }),
   tenant: Object.freeze({ share: 1 }),
   cache: Object.freeze({ maxEntries: 1_000 }),
   embeddings: Object.freeze({ interchangeable: Object.freeze([]) as readonly string[][] }),

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../config/defaults.js';
 import { DIMENSIONS, type Pace } from './pace.js';
 
 /**
@@ -59,7 +60,7 @@ export class Window {
   readonly paces: Array<Pace | undefined> = new Array<Pace | undefined>(DIMENSIONS).fill(undefined);
   seq = 0;
   /** The window the budget was last acquired with (reports need it to turn a limit into a rate). */
-  windowMs = 60_000;
+  windowMs: number = DEFAULTS.limits.windowMs;
   /** The budget was last acquired with a limit it counts over the window (charges are then kept too). */
   counts = false;
 

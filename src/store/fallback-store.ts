@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { DEFAULTS } from '../config/defaults.js';
 import { RouterError } from '../errors.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
 import type { Logger } from '../observe/logger.js';
@@ -26,13 +27,10 @@ export interface FallbackStoreOptions {
   probeMs?: number;
 }
 
-/**
- * The bound on waiting for a store that stopped answering. A healthy Redis answers a script in about
- * a millisecond and under heavy load in tens, so 250 ms does not flap on a busy Redis or a stalled
- * event loop, and it stays a small part of an LLM call (seconds) when paid once, by the calls in
- * flight when the store died. A dropped connection is noticed at once, without waiting at all.
- */
-const FALLBACK_DEFAULTS = Object.freeze({ onUnavailable: 'local' as const, failoverMs: 250, probeMs: 1_000 });
+/** The fallback's options taken from the config's defaults (the reasoning behind each is there). */
+const FALLBACK_DEFAULTS = Object.freeze({
+  onUnavailable: DEFAULTS.store.onUnavailable, failoverMs: DEFAULTS.store.failoverMs, probeMs: DEFAULTS.store.probeMs,
+});
 
 const leaseKey = (key: string, leaseId: string) => `${key}\0${leaseId}`;
 

@@ -1,9 +1,9 @@
+import { DEFAULTS } from '../config/defaults.js';
 import type { RateLimitSnapshot } from '../types.js';
 import { costOf, markOf, setMark, Window, type Entry } from './budget-window.js';
 import { configuredBurst, DIMENSIONS, learnBurst, Pace, refreshReported, regrowBurst, reportedPace, shrinkBurst, syncPace, type Report } from './pace.js';
 import type { BudgetDenial, BudgetGrant, BudgetLimits, BudgetRequest, BudgetSettlement, TokenDelta } from './state-store.js';
 
-const DEFAULT_WINDOW_MS = 60_000;
 /** One grant for every admission: no object per call. */
 const GRANTED: BudgetGrant = Object.freeze({ ok: true });
 /** The reason a configured pace refuses with, per window; a pace from reports alone refuses as `provider`. */
@@ -51,7 +51,7 @@ export class MemoryBudgets {
     const { limits, tokens } = req;
     const input = req.inputTokens ?? tokens;
     const output = req.outputTokens ?? 0;
-    const windowMs = limits.windowMs ?? DEFAULT_WINDOW_MS;
+    const windowMs = limits.windowMs ?? DEFAULTS.limits.windowMs;
     let w = this.windows.get(req.key);
     if (!w) this.windows.set(req.key, (w = new Window()));
     w.windowMs = windowMs;

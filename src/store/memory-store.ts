@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../config/defaults.js';
 import type { RateLimitSnapshot } from '../types.js';
 import { BREAKER_RECORD_TTL_MS, CLOSED, closeTransition, openTransition, probeTransition, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import { MemoryBudgets } from './memory-budgets.js';
@@ -40,7 +41,7 @@ export class MemoryStore implements StateStore, BreakerStateStore {
   }
 
   acquireBudget(req: BudgetRequest, nowMs: number): BudgetGrant {
-    if (++this.acquires % SWEEP_EVERY === 0) this.sweep(nowMs, req.limits.windowMs ?? 60_000);
+    if (++this.acquires % SWEEP_EVERY === 0) this.sweep(nowMs, req.limits.windowMs ?? DEFAULTS.limits.windowMs);
     return this.budgets.acquire(req, nowMs);
   }
 

@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../config/defaults.js';
 import type { RateLimitSnapshot } from '../types.js';
 import { BREAKER_RECORD_TTL_MS, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import { ACQUIRE, CHARGE, OBSERVE, RELEASE } from './redis-budget-scripts.js';
@@ -20,8 +21,6 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
 }
 
-const DEFAULTS = Object.freeze({ keyPrefix: 'switchyard:', timeoutMs: 5_000 });
-const DEFAULT_WINDOW_MS = 60_000;
 const GRANTED: BudgetGrant = Object.freeze({ ok: true });
 
 const opt = (n: number | undefined): number | '' => (n === undefined ? '' : n);
@@ -53,8 +52,8 @@ export class RedisStore implements StateStore, BreakerStateStore {
   /** Connects to `url` (a client of its own, closed by `close`) or uses the caller's client (left open). */
   constructor(urlOrClient: string | RedisClient, options: RedisStoreOptions = {}) {
     // `??`, not a spread: the router passes `keyPrefix: undefined` when the config leaves it out.
-    const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-    this.prefix = options.keyPrefix ?? DEFAULTS.keyPrefix;
+    const timeoutMs = options.timeoutMs ?? DEFAULTS.store.timeoutMs;
+    this.prefix = options.keyPrefix ?? DEFAULTS.store.keyPrefix;
     if (typeof urlOrClient === 'string') {
       this.endpoint = parseRedisUrl(urlOrClient);
       const { client, lastError } = openRedisClient(urlOrClient, timeoutMs);
@@ -84,7 +83,7 @@ export class RedisStore implements StateStore, BreakerStateStore {
   async acquireBudget(req: BudgetRequest, nowMs: number): Promise<BudgetGrant> {
     const { limits } = req;
     const reply = (await this.run(ACQUIRE, this.budgetKeys(req.key), [
-      nowMs, limits.windowMs ?? DEFAULT_WINDOW_MS, req.tokens, req.inputTokens ?? req.tokens, req.outputTokens ?? 0, req.leaseId, req.leaseTtlMs,
+      nowMs, limits.windowMs ?? DEFAULTS.limits.windowMs, req.tokens, req.inputTokens ?? req.tokens, req.outputTokens ?? 0, req.leaseId, req.leaseTtlMs,
       opt(limits.rpm), opt(limits.tpm), opt(limits.itpm), opt(limits.otpm), opt(limits.concurrency), opt(limits.burstMs),
     ])) as [string, string?];
     const [reason, retryIn] = reply;
@@ -102,20 +101,20 @@ export class RedisStore implements StateStore, BreakerStateStore {
     const { charge } = settlement;
     await this.run(SETTLE, this.budgetKeys(key), [
       nowMs, leaseId, opt(charge?.tokens), opt(charge?.inputTokens), opt(charge?.outputTokens), settlement.rateLimited ? '1' : '0',
-      DEFAULT_WINDOW_MS, ...reportArgs(settlement.snapshot),
+      DEFAULTS.limits.windowMs, ...reportArgs(settlement.snapshot),
     ]);
   }
 
   async chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): Promise<void> {
     if (tokens <= 0) return;
     const [, tok, amt, , meta] = this.budgetKeys(key);
-    await this.run(CHARGE, [tok!, amt!, meta!], [leaseId, tokens, nowMs, DEFAULT_WINDOW_MS]);
+    await this.run(CHARGE, [tok!, amt!, meta!], [leaseId, tokens, nowMs, DEFAULTS.limits.windowMs]);
   }
 
   async observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): Promise<void> {
     const args = reportArgs(snapshot);
     if (args.every((a) => a === '')) return;
-    await this.run(OBSERVE, [this.budgetKeys(key)[4]!], [nowMs, DEFAULT_WINDOW_MS, ...args]);
+    await this.run(OBSERVE, [this.budgetKeys(key)[4]!], [nowMs, DEFAULTS.limits.windowMs, ...args]);
   }
 
   /** The response cache's answer for `key`, shared by every process on this Redis and prefix. */
