@@ -3,17 +3,62 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { resolveConfig } from '../src/config/index.js';
 
-const SCHEMA = readFileSync(new URL('../src/config/schema.ts', import.meta.url), 'utf8');
+const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+const SCHEMA = read('src/config/schema.ts');
+/** Option interfaces outside the schema whose `@default`s are the config's defaults too. */
+const OPTION_FILES = ['src/store/redis-store.ts', 'src/store/fallback-store.ts'];
 
-/** Every `/** ... @default X *\/ field: ... .default(DEFAULTS.a.b)` in the schema, with the documented X. */
-function documentedDefaults(): Array<{ field: string; documented: string; path: string }> {
-  const found: Array<{ field: string; documented: string; path: string }> = [];
-  const re = /@default ([^\s*]+)\s*\*\/\s*\n\s*(\w+):[^\n]*?\.default\(DEFAULTS\.([\w.]+)\)/g;
-  for (const m of SCHEMA.matchAll(re)) found.push({ documented: m[1]!, field: m[2]!, path: m[3]! });
+interface Documented {
+  /** `declaration.field`, e.g. `limitsSchema.windowMs` or `RedisStoreOptions.keyPrefix`. */
+  label: string;
+  documented: string;
+  /** The DEFAULTS path a zod `.default(DEFAULTS.a.b)` on the field's own line names. */
+  zodPath?: string;
+}
+
+/** Every `@default X` in a file, with the field its TSDoc sits on and the declaration around it. */
+function documentedDefaults(text: string): Documented[] {
+  const found: Documented[] = [];
+  const re = /@default ([^\n]*?)\s*(?:\*\/|\n\s*\*\/)\s*\n\s*(\w+)\??\s*:([^\n]*)/g;
+  for (const m of text.matchAll(re)) {
+    const before = text.slice(0, m.index);
+    const declaration = [...before.matchAll(/^(?:export )?(?:const|interface) (\w+)/gm)].at(-1)?.[1] ?? '?';
+    const zodPath = /\.default\(DEFAULTS\.([\w.]+)\)/.exec(m[3]!)?.[1];
+    found.push({ label: `${declaration}.${m[2]}`, documented: m[1]!, zodPath });
+  }
   return found;
 }
 
-const valueAt = (path: string): unknown => path.split('.').reduce<any>((o, k) => o[k], DEFAULTS);
+/** Optional fields (no zod default: the code falls back when they are absent), and the DEFAULTS path of that fallback. */
+const OPTIONAL_FIELDS: Record<string, string> = {
+  'limitsSchema.windowMs': 'limits.windowMs',
+  'limitsSchema.reserveOutputTokens': 'limits.reserveOutputTokens',
+  'limitsSchema.tokenizer': 'limits.tokenizer',
+  'providerBase.timeoutMs': 'provider.timeoutMs',
+  'providerBase.transport': 'provider.transport',
+  'providerBase.azure': 'provider.azure',
+  'poolStep.pick': 'pool.pick',
+  'configSchema.keyPrefix': 'store.keyPrefix',
+  'RedisStoreOptions.keyPrefix': 'store.keyPrefix',
+  'RedisStoreOptions.timeoutMs': 'store.timeoutMs',
+  'FallbackStoreOptions.onUnavailable': 'store.onUnavailable',
+  'FallbackStoreOptions.failoverMs': 'store.failoverMs',
+  'FallbackStoreOptions.probeMs': 'store.probeMs',
+};
+
+/** `@default`s that describe a rule rather than state a value, and why no DEFAULTS entry holds them. */
+const DESCRIBED: Record<string, string> = {
+  'limitsSchema.maxQueueMs': "the config's own retry.maxInlineWaitMs, whatever it is set to",
+  'limitsSchema.burstMs': 'computed from windowMs and rpm (src/policy/pacing.ts)',
+  'gatewayKeySchema.chains': 'no list: every chain of the config',
+  'gatewaySchema.keys': 'an empty list (DEFAULTS.gateway.keys), written as "none"',
+};
+
+const valueAt = (path: string): unknown => path.split('.').reduce<any>((o, k) => (o === undefined ? undefined : o[k]), DEFAULTS);
+const unquoted = (s: string) => s.replace(/^'|'$/g, '');
+
+const schemaDefaults = documentedDefaults(SCHEMA);
+const optionDefaults = OPTION_FILES.flatMap((f) => documentedDefaults(read(f)));
 
 describe('config defaults', () => {
   it('takes every zod default from the defaults module', () => {
@@ -21,13 +66,31 @@ describe('config defaults', () => {
     expect(literal).toEqual([]);
   });
 
-  it('documents every default with the value the defaults module holds', () => {
-    const documented = documentedDefaults();
-    expect(documented.length).toBeGreaterThanOrEqual(18);
-    for (const d of documented) {
-      const value = valueAt(d.path);
-      expect(d.documented.replace(/^'|'$/g, ''), `${d.field} (${d.path})`).toBe(String(value));
+  it('documents every zod default with the value the defaults module holds', () => {
+    const zod = schemaDefaults.filter((d) => d.zodPath !== undefined);
+    expect(zod.length).toBeGreaterThanOrEqual(18);
+    for (const d of zod) expect(unquoted(d.documented), `${d.label} (${d.zodPath})`).toBe(String(valueAt(d.zodPath!)));
+  });
+
+  it('documents every optional field with the fallback the defaults module holds', () => {
+    const byLabel = new Map([...schemaDefaults, ...optionDefaults].map((d) => [d.label, d]));
+    for (const [label, path] of Object.entries(OPTIONAL_FIELDS)) {
+      const d = byLabel.get(label);
+      expect(d, `${label} has no @default any more: drop it from OPTIONAL_FIELDS`).toBeDefined();
+      expect(valueAt(path), `DEFAULTS.${path}`).toBeDefined();
+      expect(unquoted(d!.documented), `${label} (DEFAULTS.${path})`).toBe(String(valueAt(path)));
     }
+  });
+
+  it('leaves no @default of the schema or the store options unaccounted for', () => {
+    const all = [...schemaDefaults, ...optionDefaults];
+    const labels = all.map((d) => d.label);
+    expect(new Set(labels).size, 'two @defaults share a label: qualify the parser').toBe(labels.length);
+    const unaccounted = all.filter((d) => d.zodPath === undefined && !(d.label in OPTIONAL_FIELDS) && !(d.label in DESCRIBED));
+    expect(unaccounted.map((d) => `${d.label}: @default ${d.documented}`)).toEqual([]);
+    for (const label of Object.keys(DESCRIBED)) expect(labels, `${label} has no @default any more`).toContain(label);
+    // Every @default in the schema was seen by the parser (none sits where it cannot read it).
+    expect(schemaDefaults.length).toBe(SCHEMA.match(/@default /g)!.length);
   });
 
   it('fills a minimal config with exactly those defaults', () => {
