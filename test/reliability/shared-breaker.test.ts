@@ -4,10 +4,12 @@ import type { SwitchyardConfig } from '../../src/config/index.js';
 import type { RouterEvents } from '../../src/observe/events.js';
 import { createRouter, type Router } from '../../src/router.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
+import { redisStore } from '../../src/store/redis-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
 import { fakeRequests } from '../../src/testing/index.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 
 // Two routers on one shared store are two processes of one fleet. With `breaker.shared` they hold one
@@ -142,7 +144,32 @@ describe('breaker.shared on one store (two routers, one virtual clock)', () => {
   });
 });
 
-describe('breaker.shared on Redis (two routers, real time)', () => {
+/**
+ * A Redis store that counts its operations in flight: a test on a virtual clock moves time only once
+ * Redis has answered, so no round trip, however slow the machine, ever spans a tick of the clock.
+ */
+function trackedRedis(url: string, keyPrefix: string): { store: StateStore; idle: () => boolean } {
+  const store = redisStore(url, { keyPrefix });
+  let inFlight = 0;
+  const done = () => void inFlight--;
+  const tracked = new Proxy(store, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const out = value.apply(target, args);
+        if (out instanceof Promise) {
+          inFlight++;
+          out.then(done, done);
+        }
+        return out;
+      };
+    },
+  });
+  return { store: tracked, idle: () => inFlight === 0 };
+}
+
+describe('breaker.shared on Redis (two routers, one virtual clock)', () => {
   let redis: RedisServer;
   beforeAll(async () => {
     redis = await startRedisServer();
@@ -151,36 +178,52 @@ describe('breaker.shared on Redis (two routers, real time)', () => {
     await redis.stop();
   });
 
-  /** Waits for a condition on real time (Redis round trips, a 1 s reset); the test's timeout is the only bound. */
-  async function eventually(condition: () => boolean): Promise<void> {
-    while (!condition()) await new Promise((r) => setTimeout(r, 5));
-  }
-
   it('sends one half-open probe for both routers to a provider that is down', async () => {
     const keyPrefix = `shared-breaker-${randomUUID()}:`;
+    // Every window, reset and lease runs on this clock (the store compares the caller's nowMs, never
+    // Redis's): the 4 calls share one instant of the window, and no second probe can fall due while
+    // the first one's round trips are under way, however busy the machine is.
+    const clock = new VirtualClock({ autoAdvance: false });
     const make = () => {
+      const redisOps = trackedRedis(redis.url, keyPrefix);
       const router: Router = createRouter({
         providers: { primary: { type: 'fake', respond: () => ({ fail: 'server', status: 503 }) }, backup: { type: 'fake' } },
         chains: { default: ['primary:m', 'backup:m'] },
         retry: { maxAttempts: 1 },
-        // A 3 s reset leaves the probe's round trips ample time before the fleet may probe again.
         breaker: { volumeThreshold: 4, resetTimeoutMs: 3_000, windowMs: 1_000, shared: true, lastResort: false },
-        store: { type: 'redis', url: redis.url, keyPrefix },
-      }, { logger: captureLogger().logger });
+      }, { logger: captureLogger().logger, clock, store: redisOps.store });
+      const storeEvents: unknown[] = [];
+      router.on('store', (e) => storeEvents.push(e));
       closers.push(() => router.close());
-      return { router, sent: () => fakeRequests(router, 'primary').length, state: () => router.breakerStates().primary };
+      return { router, storeEvents, idle: redisOps.idle, sent: () => fakeRequests(router, 'primary').length, state: () => router.breakerStates().primary };
     };
     const a = make();
     const b = make();
+    /** Redis has answered every operation of both routers (real time: loopback round trips). */
+    const idle = () => until(() => a.idle() && b.idle(), 'Redis to answer both routers');
+    /** Moves the clock one bucket rotation (100 ms) at a time, letting Redis answer each rotation's reads. */
+    const pass = async (ms: number) => {
+      for (let t = 0; t < ms; t += 100) {
+        await clock.advance(100);
+        await idle();
+      }
+    };
+
     for (let i = 0; i < 4; i++) await a.router.chat(ask);
     expect(a.state()).toBe('open');
-    await eventually(() => b.state() === 'open'); // b adopts the fleet's breaker on a rotation (every 100 ms)
-    await eventually(() => a.state() === 'halfOpen' && b.state() === 'halfOpen');
+    await idle();
+    await pass(100); // b adopts the fleet's breaker on a rotation
+    expect(b.state()).toBe('open');
+    await pass(2_900); // a's reset runs out, for the fleet
+    expect([a.state(), b.state()]).toEqual(['halfOpen', 'halfOpen']);
     const before = a.sent() + b.sent();
-    while (a.state() !== 'open' || b.state() !== 'open') {
+    for (let round = 0; round < 10 && (a.state() !== 'open' || b.state() !== 'open'); round++) {
       await Promise.all([a.router.chat(ask), b.router.chat(ask)]);
-      await new Promise((r) => setTimeout(r, 5));
+      await idle();
     }
+    expect([a.state(), b.state()]).toEqual(['open', 'open']);
     expect(a.sent() + b.sent() - before).toBe(1);
-  }, 30_000);
+    // Redis answered throughout: the store never counted as down (which would split the fleet).
+    expect([...a.storeEvents, ...b.storeEvents]).toEqual([]);
+  });
 });
