@@ -167,8 +167,14 @@ export interface SimulatorOptions extends Scenario {
   port?: number;
   /** @default '127.0.0.1' (loopback only) */
   host?: string;
-  /** Time for rate-limit windows and fault schedules (latency uses real timers). @default Date.now */
+  /** Time for rate-limit windows and fault schedules (latency waits on `sleep`). @default Date.now */
   clock?: { now(): number };
+  /**
+   * How latency waits (before the first byte, between streamed chunks); it must reject once the
+   * signal aborts. A `VirtualClock`'s `(ms, signal) => clock.sleep(ms, signal)` answers a slow request
+   * at once and records every wait in `clock.sleeps`. @default real timers
+   */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Called once per request when its outcome is decided. */
   onRequest?: (event: SimRequestEvent) => void;
 }

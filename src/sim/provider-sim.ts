@@ -7,7 +7,7 @@ import { PROVIDER_DEFAULTS, type FaultKind, type FaultRule, type SimProviderOpti
 import { randomChars, randomHex, streamFor, type Random } from './random.js';
 import { RateLimiter, type LimitSnapshot } from './rate-limiter.js';
 import { sendCutJson, sendJson, sendStream } from './responder.js';
-import { ResponseScope } from './response-scope.js';
+import { ResponseScope, type SimSleep } from './response-scope.js';
 import { answerFor, inputTokensOf, isSimError, type CacheSplit, type SimError } from './sim-request.js';
 import { bump, type ProviderStats } from './stats.js';
 import type { AnswerIds, Wire, WireContext } from './wire.js';
@@ -18,6 +18,8 @@ export interface ProviderSimDeps {
   options: SimProviderOptions;
   seed: number;
   now: () => number;
+  /** How latency waits (the simulator's `sleep` option); real timers when absent. */
+  sleep?: SimSleep;
   startedAtMs: number;
   stats: ProviderStats;
   onRequest?: (event: SimRequestEvent) => void;
@@ -115,7 +117,7 @@ export class ProviderSim {
     res.once('close', () => stats.inFlight--);
     const { requestId, answerId } = this.wire.ids(this.idRandom);
     const ctx: WireContext = { requestId, org: this.org, nowMs, retryAfter: options.retryAfter ?? true };
-    const scope = new ResponseScope(res);
+    const scope = new ResponseScope(res, this.deps.sleep);
     const latency = options.latency ?? {};
     const baseMs = (latency.baseMs ?? 0) + (latency.jitterMs ? this.latencyRandom() * latency.jitterMs : 0);
     const event: SimRequestEvent = { provider: this.deps.name, n, atMs: nowMs, stream: false, requestId, endpoint };

@@ -58,7 +58,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const book = new StatsBook(startedAtMs, now);
   const sims = new Map<string, ProviderSim>();
   for (const [name, provider] of Object.entries(scenario.providers ?? DEFAULT_PROVIDERS)) {
-    sims.set(name, new ProviderSim({ name, options: provider, seed, now, startedAtMs, stats: book.add(name, provider.type), onRequest }));
+    sims.set(name, new ProviderSim({ name, options: provider, seed, now, sleep: options.sleep, startedAtMs, stats: book.add(name, provider.type), onRequest }));
   }
   const firstOf = (type: Wire['type']) => [...sims.values()].find((s) => s.type === type);
   const sockets = new Set<Socket>();

@@ -2,8 +2,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { fakeAnswer } from '../../src/answers/index.js';
-import type { FaultRule } from '../../src/sim/index.js';
+import type { FaultRule, SimulatorOptions } from '../../src/sim/index.js';
 import { splitPieces } from '../../src/sim/sim-request.js';
+import { VirtualClock } from '../support/virtual-clock.js';
 import { OPENAI_KEY, anthropicClient, errorOf, openAIClient, useSimulators, user } from './helpers.js';
 
 const start = useSimulators();
@@ -11,8 +12,8 @@ const messages = user('Tell me about retries');
 const OPENAI_MODEL = 'gpt-4o-mini';
 const ANTHROPIC_MODEL = 'claude-haiku-4-5';
 
-async function withFault(fault: FaultRule, clientOptions: Record<string, unknown> = {}) {
-  const sim = await start({ providers: { openai: { type: 'openai', faults: [fault] }, anthropic: { type: 'anthropic', faults: [fault] } } });
+async function withFault(fault: FaultRule, clientOptions: Record<string, unknown> = {}, simOptions: SimulatorOptions = {}) {
+  const sim = await start({ ...simOptions, providers: { openai: { type: 'openai', faults: [fault] }, anthropic: { type: 'anthropic', faults: [fault] } } });
   return { sim, openai: openAIClient(sim, 'openai', clientOptions), anthropic: anthropicClient(sim, 'anthropic', clientOptions) };
 }
 
@@ -98,18 +99,19 @@ describe('connection faults', () => {
   });
 
   it('hangs until the client gives up: both SDKs time out', async () => {
-    const { openai, anthropic } = await withFault({ fault: 'hang' }, { timeout: 150 });
-    const started = Date.now();
+    const { openai, anthropic, sim } = await withFault({ fault: 'hang' }, { timeout: 150 });
     expect(await errorOf(plainOpenAI(openai))).toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
     expect(await errorOf(plainAnthropic(anthropic))).toBeInstanceOf(Anthropic.APIConnectionTimeoutError);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    // The simulator took both requests and never answered: the timeouts were the SDKs' own.
+    for (const provider of ['openai', 'anthropic']) expect(sim.stats().providers[provider]).toMatchObject({ requests: 1, byFault: { hang: 1 }, byStatus: {} });
   });
 
   it('delays the first byte, then answers normally', async () => {
-    const { openai } = await withFault({ fault: 'slow_first_byte', delayMs: 200 });
-    const started = Date.now();
+    // The simulator's waits run on a virtual clock, which records each one instead of taking it.
+    const clock = new VirtualClock();
+    const { openai } = await withFault({ fault: 'slow_first_byte', delayMs: 200 }, {}, { sleep: (ms, signal) => clock.sleep(ms, signal) });
     const res = await plainOpenAI(openai);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(195);
+    expect(clock.sleeps).toEqual([200]);
     expect(res.choices[0]!.message.content).toBe(fakeAnswer(messages, OPENAI_MODEL));
   });
 });

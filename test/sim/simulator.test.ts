@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { startSimulator, type SimRequestEvent, type SimulatorOptions } from '../../src/sim/index.js';
 import { until } from '../support/until.js';
+import { VirtualClock } from '../support/virtual-clock.js';
 import { OPENAI_KEY, errorOf, manualClock, openAIClient, useSimulators, user } from './helpers.js';
 
 const start = useSimulators();
@@ -118,18 +119,24 @@ describe('live statistics and lifecycle', () => {
   });
 
   it('paces a stream by its per-token latency after the base latency', async () => {
-    const sim = await start({ providers: { openai: { type: 'openai', latency: { baseMs: 80, perTokenMs: 5 } } } });
-    const started = Date.now();
+    // The simulator's waits run on a virtual clock, which records each one instead of taking it.
+    const clock = new VirtualClock();
+    const sim = await start({ sleep: (ms, signal) => clock.sleep(ms, signal), providers: { openai: { type: 'openai', latency: { baseMs: 80, perTokenMs: 5 } } } });
     const stream = await openAIClient(sim).chat.completions.create({ model: 'gpt-4o-mini', messages, stream: true, stream_options: { include_usage: true } });
-    let firstAt = 0;
     let outputTokens = 0;
+    let textChunks = 0;
     for await (const chunk of stream) {
-      if (!firstAt) firstAt = Date.now();
+      if (chunk.choices[0]?.delta?.content) textChunks++;
       if (chunk.usage) outputTokens = chunk.usage.completion_tokens;
     }
-    const total = Date.now() - started;
-    expect(firstAt - started).toBeGreaterThanOrEqual(75);
-    expect(total).toBeGreaterThanOrEqual(80 + 5 * outputTokens - 10);
+    const [firstByteMs, ...chunkWaitsMs] = clock.sleeps;
+    expect(firstByteMs).toBe(80);
+    // A wait before each text chunk, 5 ms per token it carries (each chunk's count rounds up, so
+    // the waits add up to at least the answer's usage).
+    expect(outputTokens).toBeGreaterThan(1);
+    expect(chunkWaitsMs).toHaveLength(textChunks);
+    expect(chunkWaitsMs.every((ms) => ms > 0 && ms % 5 === 0)).toBe(true);
+    expect(chunkWaitsMs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(5 * outputTokens);
   });
 
   it('routes /v1/... to the first provider of each API, /{name}/v1/... by name, and anything else to a 404', async () => {
