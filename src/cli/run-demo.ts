@@ -1,6 +1,6 @@
 import { isRouterError } from '../errors.js';
 import { createRouter } from '../router.js';
-import { startSimulator, type SimulatorStats } from '../sim/index.js';
+import { startSimulator, type SimRequestEvent, type SimulatorStats } from '../sim/index.js';
 import { drive, scheduleCalls } from './demo-drive.js';
 import { demoPlan, PRIMARY, SECONDARY, type DemoOptions, type DemoPlan } from './demo-plan.js';
 import { DemoTally } from './demo-tally.js';
@@ -36,6 +36,8 @@ export interface DemoHooks {
   onPhase?(index: number, plan: DemoPlan): void;
   /** About ten times a second. */
   onProgress?(progress: DemoProgress): void;
+  /** Each request the simulator received, once it decided the answer (its time, status and fault). */
+  onRequest?(event: SimRequestEvent): void;
 }
 
 const PROMPTS = [
@@ -51,7 +53,7 @@ const PROMPTS = [
  */
 export async function runDemo(options: DemoOptions = {}, hooks: DemoHooks = {}): Promise<DemoResult> {
   const plan = demoPlan(options);
-  const sim = await startSimulator(plan.scenario);
+  const sim = await startSimulator({ ...plan.scenario, onRequest: hooks.onRequest });
   const router = createRouter(plan.config(sim), { env: {} });
   const startedAtMs = sim.stats().startedAtMs;
   const targets = [`${PRIMARY.provider}:${PRIMARY.model}`, `${SECONDARY.provider}:${SECONDARY.model}`];

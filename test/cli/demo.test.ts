@@ -3,6 +3,7 @@ import { drive, scheduleCalls } from '../../src/cli/demo-drive.js';
 import { demoPlan } from '../../src/cli/demo-plan.js';
 import { main } from '../../src/cli/main.js';
 import { runDemo } from '../../src/cli/run-demo.js';
+import type { SimRequestEvent } from '../../src/sim/index.js';
 import { captureIO } from './io.js';
 
 describe('the demo plan', () => {
@@ -39,10 +40,13 @@ describe('the demo plan', () => {
 });
 
 // The demo runs on the wall clock by design (runDemo takes no clock: its simulator's latency, fault
-// schedule and the call schedule are all real time), so its phases are real seconds. The first demo
-// in a process also pays for loading modules and opening connections inside its first phase; on a
-// busy machine that alone pushed every rate-limit-phase call into the outage. A short run first
-// takes that cost out of the phases these tests look at.
+// schedule, the call schedule and the SDKs' own sockets are all real time, and with calls in flight
+// at once a virtual clock would serialise their latencies and change the run), so its phases are real
+// seconds and how many calls land in each depends on how busy the machine is. The assertions are
+// therefore the ones that hold whatever the timing: the accounting matches the simulator's request
+// by request, the outage is exactly the requests that arrived during it, and the breaker moves through
+// its states in order (where the run leaves it is a matter of timing). A short run first still takes
+// module loading out of the phases, so the story (a 429, a 503, a probe) usually plays in full.
 describe('switchyard demo', () => {
   beforeAll(async () => {
     await runDemo({ calls: 10, seconds: 0.5 });
@@ -50,24 +54,41 @@ describe('switchyard demo', () => {
 
   it('rides out the rate limit and the outage with no call failing for the user, and its counts match the simulator\'s', async () => {
     const phases: number[] = [];
-    const result = await runDemo({ calls: 100, seconds: 4 }, { onPhase: (i) => phases.push(i) });
+    const arrivals: SimRequestEvent[] = [];
+    const result = await runDemo({ calls: 100, seconds: 4 }, { onPhase: (i) => phases.push(i), onRequest: (e) => arrivals.push(e) });
     expect(phases).toEqual([0, 1, 2]);
     expect(result.failed).toBe(0);
     expect(result.answered).toBe(100);
     const primary = result.tally.targets.get('openai:gpt-4o-mini')!;
     const secondary = result.tally.targets.get('anthropic:claude-haiku-4-5')!;
+    const sim = result.simulator.providers;
     // Every request the router says it sent, the simulator received: nothing hidden, nothing extra.
-    expect(primary.requests).toBe(result.simulator.providers.openai!.requests);
-    expect(secondary.requests).toBe(result.simulator.providers.anthropic!.requests);
-    expect(primary.ok).toBe(result.simulator.providers.openai!.byStatus['200'] ?? 0);
-    // The limit was felt (a 429, or the router holding back on the headroom the primary reported), the outage too.
-    expect(primary.rateLimited + (primary.skipped.rate_limited ?? 0) + (primary.skipped.local_limit ?? 0)).toBeGreaterThan(0);
-    expect(primary.serverErrors).toBeGreaterThan(0);
-    expect(result.simulator.providers.openai!.byStatus['503']).toBe(primary.serverErrors);
-    // Whatever the breaker did during the outage, it ends closed, and the primary answers again at the end.
-    expect(result.tally.transitionsOf('openai:gpt-4o-mini').at(-1)?.state ?? 'closed').toBe('closed');
+    expect(primary.requests).toBe(sim.openai!.requests);
+    expect(secondary.requests).toBe(sim.anthropic!.requests);
+    expect(primary.ok).toBe(sim.openai!.byStatus['200'] ?? 0);
+    // Every 429 the primary sent reached the router's count (whether phase 1 outruns the limit depends on the machine).
+    expect(primary.rateLimited).toBe(sim.openai!.byStatus['429'] ?? 0);
+    // The outage is exactly the primary's requests that arrived during it: each one a 503, counted.
+    const outage = result.plan.phases[1]!;
+    const at = (e: SimRequestEvent) => e.atMs - result.simulator.startedAtMs;
+    const toPrimary = arrivals.filter((e) => e.provider === 'openai');
+    expect(toPrimary).toHaveLength(primary.requests);
+    const duringOutage = toPrimary.filter((e) => at(e) >= outage.startMs && at(e) < outage.endMs);
+    expect(toPrimary.filter((e) => e.status === 503)).toEqual(duringOutage);
+    expect(primary.serverErrors).toBe(duringOutage.length);
+    // The secondary was healthy throughout.
+    expect(arrivals.filter((e) => e.provider === 'anthropic').every((e) => e.status === 200)).toBe(true);
+    // Whatever the breaker did, it went through its states in order: opened when closed or on a failed
+    // probe, half-open only after open, closed only by a probe (where the run ends in it depends on timing).
+    const NEXT: Record<string, string[]> = { closed: ['open'], open: ['halfOpen'], halfOpen: ['open', 'closed'] };
+    let state = 'closed';
+    for (const t of result.tally.transitionsOf('openai:gpt-4o-mini')) {
+      expect(NEXT[state], `${state} -> ${t.state} at ${t.atMs} ms`).toContain(t.state);
+      state = t.state;
+    }
+    // Outside the outage the primary answers: its first request there finds a full or refilled bucket.
+    if (toPrimary.some((e) => at(e) < outage.startMs || at(e) >= outage.endMs)) expect(primary.answered).toBeGreaterThan(0);
     expect(primary.answered + secondary.answered).toBe(100);
-    expect(primary.answered).toBeGreaterThan(0);
     expect(secondary.fallThroughs).toBe(0);
   });
 
