@@ -69,6 +69,45 @@ describe('openai embeddings, through the real SDK', () => {
   });
 });
 
+/** An embeddings answer whose vectors are JSON float arrays: what Ollama and LiteLLM send even when asked for base64 (§7.1). */
+function floatEmbeddings(vectors: number[][], model = 'nomic-embed-text') {
+  return { object: 'list', data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })), model, usage: { prompt_tokens: 4, total_tokens: 4 } };
+}
+
+describe('embedding encodings: floats and base64 decode to the same vectors', () => {
+  // float32 values, so that the base64 (float32) and the JSON answer carry exactly the same numbers
+  const vectors = [[0.1, -0.2, 0.3, 0.4, -0.5, 0.6, 0.7, -0.8], [1.5, 2.25, -3.125, 0, 1e-3, -1e3, 42, 0.333]].map((v) => v.map(Math.fround));
+
+  it('yields identical vectors from a compatible server answering float arrays and one answering base64', async () => {
+    const floats = await recordingServer(() => ({ body: floatEmbeddings(vectors) }));
+    const base64 = await recordingServer(() => ({ body: openaiEmbeddings(vectors.map((embedding, index) => ({ index, embedding })), 'nomic-embed-text') }));
+    close = async () => { await floats.close(); await base64.close(); };
+    const viaFloats = await adapterFor('ollama', { type: 'openai-compatible', baseURL: `${floats.url}/v1` }).embed!({ model: 'nomic-embed-text', input: ['a', 'b'] }, signal());
+    const viaBase64 = await adapterFor('vllm', { type: 'openai-compatible', baseURL: `${base64.url}/v1` }).embed!({ model: 'nomic-embed-text', input: ['a', 'b'] }, signal());
+    expect(viaFloats.embeddings).toEqual(vectors);
+    expect(viaBase64.embeddings).toEqual(vectors);
+    expect(floats.requests[0]!.body.encoding_format).toBe('base64');
+  });
+
+  it('refuses an answer whose vectors differ in length, as malformed', async () => {
+    const server = await serve(() => ({ body: floatEmbeddings([[1, 2, 3], [1, 2]]) }));
+    const adapter = adapterFor('local', { type: 'openai-compatible', baseURL: `${server.url}/v1` });
+    await expect(adapter.embed!({ model: 'nomic-embed-text', input: ['a', 'b'] }, signal())).rejects.toMatchObject({ kind: 'transport', code: 'malformed_response' });
+  });
+
+  it('refuses vectors whose length is not the dimensions asked for, as malformed', async () => {
+    const server = await serve(() => ({ body: floatEmbeddings([[1, 2, 3, 4]]) }));
+    const adapter = adapterFor('local', { type: 'openai-compatible', baseURL: `${server.url}/v1` });
+    await expect(adapter.embed!({ model: 'nomic-embed-text', input: ['a'], dimensions: 2 }, signal())).rejects.toMatchObject({ kind: 'transport', code: 'malformed_response' });
+  });
+
+  it('refuses a base64 vector that is not a whole number of float32s, as malformed', async () => {
+    const server = await serve(() => ({ body: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: Buffer.from([1, 2, 3]).toString('base64') }], model: 'm', usage: { prompt_tokens: 1, total_tokens: 1 } } }));
+    const adapter = adapterFor('local', { type: 'openai-compatible', baseURL: `${server.url}/v1` });
+    await expect(adapter.embed!({ model: 'm', input: ['a'] }, signal())).rejects.toMatchObject({ kind: 'transport', code: 'malformed_response' });
+  });
+});
+
 describe('query parameters and Azure OpenAI', () => {
   it('keeps ?api-version= in baseURL out of the path: it is sent as a query parameter', async () => {
     const server = await serve(() => ({ body: openaiCompletion('ok') }));

@@ -4,6 +4,7 @@ import type { RouterError } from '../../src/errors.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import type { ProviderCallOptions, ProviderEmbedRequest, ProviderEmbedResponse } from '../types.js';
+import { embeddingVector } from './embedding-vector.js';
 
 export interface OpenAIEmbedContext {
   client: OpenAI;
@@ -14,12 +15,17 @@ export interface OpenAIEmbedContext {
 }
 
 /**
- * One embeddings request through `client.embeddings.create`. The SDK asks for base64 and decodes it
- * (little-endian float32) itself; vectors are put back in input order by `data[i].index`, and an
- * answer without exactly one vector per input is malformed.
+ * One embeddings request through `client.embeddings.create`. `encoding_format: "base64"` is sent
+ * explicitly, so the SDK hands back the raw answer instead of decoding it blindly: left to itself it
+ * base64-decodes whatever comes back, and a server that ignores the format and sends floats (Ollama,
+ * LiteLLM, §7.1) turns into short garbage vectors with no error. Each vector is decoded here by its
+ * own shape and put back in input order by `data[i].index`. An answer without exactly one vector per
+ * input, with vectors of different lengths, or of a length other than the `dimensions` asked for is
+ * malformed (kind `transport`, code `malformed_response`): the decision table retries it and then
+ * falls through to the next deployment of the same model, and it is never returned as vectors.
  */
 export async function embedOpenAI(ctx: OpenAIEmbedContext, request: ProviderEmbedRequest, options: ProviderCallOptions): Promise<ProviderEmbedResponse> {
-  const body: OpenAI.EmbeddingCreateParams = { model: request.model, input: request.input };
+  const body: OpenAI.EmbeddingCreateParams = { model: request.model, input: request.input, encoding_format: 'base64' };
   if (request.dimensions !== undefined) body.dimensions = request.dimensions;
   let data: OpenAI.CreateEmbeddingResponse;
   let response: Response;
@@ -32,10 +38,16 @@ export async function embedOpenAI(ctx: OpenAIEmbedContext, request: ProviderEmbe
   const embeddings: number[][] = new Array(request.input.length);
   data.data.forEach((item, position) => {
     const at = typeof item.index === 'number' ? item.index : position;
-    if (at >= 0 && at < embeddings.length && Array.isArray(item.embedding)) embeddings[at] = item.embedding;
+    const vector = embeddingVector(item.embedding);
+    if (at >= 0 && at < embeddings.length && vector) embeddings[at] = vector;
   });
+  const length = request.dimensions ?? embeddings[0]?.length;
   for (let i = 0; i < embeddings.length; i++) {
-    if (!embeddings[i]) throw malformedResponse(ctx.where, `no vector for input ${i} of ${request.input.length}`);
+    const vector = embeddings[i];
+    if (!vector) throw malformedResponse(ctx.where, `no vector for input ${i} of ${request.input.length}`);
+    if (vector.length === 0 || vector.length !== length) {
+      throw malformedResponse(ctx.where, `vector ${i} has ${vector.length} dimensions, expected ${length}${request.dimensions === undefined ? ' like vector 0' : ' as requested'}`);
+    }
   }
   return {
     embeddings,

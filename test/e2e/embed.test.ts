@@ -60,12 +60,12 @@ const sent = (path: string) => up.requests.filter((r) => (path === EMBED_PATH ? 
 describe('router.embed, through the real openai SDK', () => {
   it('returns one vector per input, in order, with usage, from the SDK\'s default base64 encoding', async () => {
     const router = setup();
-    const res = await router.embed({ input: ['doc 0', 'doc 1', 'doc 2'], dimensions: 256 });
+    const res = await router.embed({ input: ['doc 0', 'doc 1', 'doc 2'], dimensions: 2 });
     expect(res.embeddings).toEqual([[0, 5], [1, 5], [2, 5]]);
     expect(res).toMatchObject({ provider: 'openai', model: MODEL, usage: { inputTokens: 9 } });
     expect(res.attempts).toEqual([expect.objectContaining({ provider: 'openai', ok: true, requestId: 'req_emb' })]);
     expect(sent(EMBED_PATH)).toHaveLength(1);
-    expect(sent(EMBED_PATH)[0]!.body).toMatchObject({ model: MODEL, input: ['doc 0', 'doc 1', 'doc 2'], dimensions: 256, encoding_format: 'base64' });
+    expect(sent(EMBED_PATH)[0]!.body).toMatchObject({ model: MODEL, input: ['doc 0', 'doc 1', 'doc 2'], dimensions: 2, encoding_format: 'base64' });
   });
 
   it('takes a single string as one input', async () => {
