@@ -79,7 +79,7 @@ export type ProviderStreamEvent =
   | { type: 'tool_call_end'; index: number }
   | { type: 'finish'; finishReason: FinishReason; usage: Usage; model?: string; providerParts?: ProviderParts };
 
-/** One embeddings request to one (provider, model), at most the provider's `maxEmbeddingInputs`. */
+/** One embeddings request to one (provider, model), within the provider's `maxEmbeddingInputs` and `maxEmbeddingTokens`. */
 export interface ProviderEmbedRequest {
   model: string;
   input: string[];
@@ -113,6 +113,8 @@ export interface ProviderTraits {
   defaultMaxTokens?: number;
   /** Most inputs one embeddings request may carry; undefined when the provider has no embeddings API. */
   maxEmbeddingInputs?: number;
+  /** Most tokens one embeddings request may carry, summed over its inputs; undefined when unbounded. */
+  maxEmbeddingTokens?: number;
 }
 
 /**

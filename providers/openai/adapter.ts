@@ -17,6 +17,8 @@ export { openAIBody } from './adapter-body.js';
 
 /** Most inputs one OpenAI embeddings request takes. */
 export const OPENAI_MAX_EMBEDDING_INPUTS = 2048;
+/** Most tokens one OpenAI embeddings request takes, summed over its inputs (wire formats §7.1). */
+export const OPENAI_MAX_EMBEDDING_TOKENS = 300_000;
 
 /**
  * The `openai` and `openai-compatible` adapter (Azure OpenAI too, with `azure: true`): Chat
@@ -35,7 +37,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   return {
     name: provider.name,
     type: provider.type,
-    traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS },
+    traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS, maxEmbeddingTokens: OPENAI_MAX_EMBEDDING_TOKENS },
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       const where = { provider: provider.name, model: request.model };
       const body = openAIBody(request, compatible, provider.name);

@@ -42,8 +42,9 @@ describe('openai embeddings, through the real SDK', () => {
     expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: ['a', 'b', 'c'], dimensions: 2, encoding_format: 'base64' } });
   });
 
-  it('declares 2048 inputs a request for OpenAI', () => {
-    expect(adapterFor('openai', { type: 'openai', apiKey: 'sk', baseURL: 'http://127.0.0.1:9/v1' }).traits.maxEmbeddingInputs).toBe(2048);
+  it('declares 2048 inputs and 300,000 tokens a request for OpenAI', () => {
+    const { traits } = adapterFor('openai', { type: 'openai', apiKey: 'sk', baseURL: 'http://127.0.0.1:9/v1' });
+    expect(traits).toMatchObject({ maxEmbeddingInputs: 2048, maxEmbeddingTokens: 300_000 });
   });
 
   it('maps an embeddings context-length error, whose code is null, to context_length', async () => {

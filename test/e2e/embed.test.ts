@@ -96,6 +96,20 @@ describe('router.embed, through the real openai SDK', () => {
     expect(res.usage.inputTokens).toBe(2500 * 3);
   });
 
+  it('splits inputs whose tokens exceed OpenAI\'s 300,000 a request into several requests, each under it, in order', async () => {
+    const router = setup();
+    // 100 inputs of 8,000 tokens each (32,000 characters: the counter's characters / 4): 800,000 in all.
+    const input = Array.from({ length: 100 }, (_, i) => `${i} `.padEnd(32_000, 'x'));
+    const res = await router.embed({ input });
+    const requests = sent(EMBED_PATH);
+    expect(requests.length).toBeGreaterThan(1);
+    for (const r of requests) {
+      expect((r.body.input as string[]).reduce((sum, t) => sum + Math.ceil(t.length / 4), 0)).toBeLessThanOrEqual(300_000);
+    }
+    expect(requests.flatMap((r) => r.body.input)).toEqual(input);
+    expect(res.embeddings.map((v) => v[0])).toEqual(input.map((_, i) => i));
+  });
+
   it('keeps every batch on the model that answered the first, falling through only to that model', async () => {
     const router = setup({
       chains: { embeddings: [`openai:${MODEL}`, `azure:${MODEL}`] },
