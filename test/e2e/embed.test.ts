@@ -110,17 +110,28 @@ describe('router.embed, through the real openai SDK', () => {
     expect(res.embeddings.map((v) => v[0])).toEqual(input.map((_, i) => i));
   });
 
-  it('keeps every batch on the model that answered the first, falling through only to that model', async () => {
-    const router = setup({
-      chains: { embeddings: [`openai:${MODEL}`, `azure:${MODEL}`] },
-    });
+  it('falls through to another deployment of the same model when a later batch meets a 503', async () => {
+    const router = setup();
     // The second batch meets a 503 at OpenAI and goes to Azure's deployment of the same model.
     up.script(EMBED_PATH, answerEmbeddings(await fakeSeen(2048)), { status: 503, body: openaiBodies.overloaded503 });
     const res = await router.embed({ input: Array.from({ length: 2100 }, (_, i) => `x ${i}`) });
     expect(res.embeddings).toHaveLength(2100);
     expect(res.embeddings.at(-1)![0]).toBe(2099);
-    expect(new Set(sent(EMBED_PATH).map((r) => r.body.model))).toEqual(new Set([MODEL]));
     expect(res.attempts.map((a) => `${a.provider}:${a.ok}`)).toEqual(['openai:true', 'openai:false', 'azure:true']);
+  });
+
+  it('keeps every batch on the model that answered the first, even when the chain declares another model interchangeable', async () => {
+    const router = setup({
+      chains: { embeddings: [`openai:${MODEL}`, 'azure:emb-small-deployment'] },
+      embeddings: { interchangeable: [[MODEL, 'emb-small-deployment']] },
+    });
+    // The first batch is answered by OpenAI's model; the second meets a 503 there, and the only other
+    // target names another model: the call fails rather than mix two models' vectors in one answer.
+    up.script(EMBED_PATH, answerEmbeddings(await fakeSeen(2048)), { status: 503, body: openaiBodies.overloaded503 });
+    const err = await rejectionOf(router.embed({ input: Array.from({ length: 2100 }, (_, i) => `x ${i}`) }));
+    expect(err.kind).toBe('exhausted');
+    expect(sent(EMBED_PATH).map((r) => r.body.model)).toEqual([MODEL, MODEL]);
+    expect(up.requests.filter((r) => r.path.startsWith('/azure'))).toHaveLength(0);
   });
 
   it('refuses a chain that mixes embedding models before any request', async () => {
