@@ -5,6 +5,7 @@ import { createRouter, type Router } from '../../src/router.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { OPENAI_PATH, openaiBodies, openaiOk } from '../support/fixtures.js';
 import { startUpstream, type SeenRequest, type Upstream } from '../support/upstream.js';
+import { VirtualClock } from '../support/virtual-clock.js';
 import { rejectionOf } from '../support/wire-router.js';
 
 const EMBED_PATH = '/v1/embeddings';
@@ -30,7 +31,7 @@ function answerEmbeddings(req: SeenRequest) {
   return { status: 200, headers: { 'x-request-id': 'req_emb' }, body: openaiEmbeddings(input.map((t, index) => ({ index, embedding: vectorFor(t) })), req.body.model, input.length * 3) };
 }
 
-function setup(overrides: Partial<SwitchyardConfig> = {}) {
+function setup(overrides: Partial<SwitchyardConfig> = {}, clock?: VirtualClock) {
   up.otherwise(EMBED_PATH, answerEmbeddings);
   up.otherwise(`/azure${EMBED_PATH}`, answerEmbeddings);
   up.otherwise(OPENAI_PATH, () => openaiOk());
@@ -49,7 +50,7 @@ function setup(overrides: Partial<SwitchyardConfig> = {}) {
     retry: { maxAttempts: 1 },
     ...overrides,
   };
-  const router = createRouter(config, { logger: captureLogger().logger });
+  const router = createRouter(config, { logger: captureLogger().logger, ...(clock ? { clock } : {}) });
   routers.push(router);
   return router;
 }
@@ -194,6 +195,25 @@ describe('router.embed, through the real openai SDK', () => {
     // Chat's one request a minute is still there.
     expect((await router.chat({ messages: [{ role: 'user', content: 'hi' }] })).provider).toBe('openai');
     expect(sent(OPENAI_PATH)).toHaveLength(1);
+  });
+
+  it('reserves no output tokens: a call whose inputs fill the embeddings TPM exactly is admitted at once', async () => {
+    const clock = new VirtualClock();
+    // 400 and 800 ASCII characters: 100 + 200 tokens as OpenAI's limiter counts them (characters / 4).
+    const input = ['a'.repeat(400), 'b'.repeat(800)];
+    const router = setup({
+      providers: {
+        openai: { type: 'openai', apiKey: 'sk-test-openai', baseURL: `${up.url}/v1`, limits: { embeddings: { tpm: 300 } } },
+        azure: { type: 'openai-compatible', apiKey: 'az-test', baseURL: `${up.url}/azure/v1` },
+      },
+      chains: { embeddings: [`openai:${MODEL}`, `azure:${MODEL}`] },
+    }, clock);
+    const res = await router.embed({ input });
+    expect(res.provider).toBe('openai');
+    expect(res.attempts).toEqual([expect.objectContaining({ provider: 'openai', ok: true })]);
+    expect(res.attempts[0]!.waitedMs ?? 0).toBe(0);
+    expect(clock.sleeps).toEqual([]);
+    expect(sent(EMBED_PATH).map((r) => r.headers.authorization)).toEqual(['Bearer sk-test-openai']);
   });
 
   it('refuses bad input naming the field, before any request', async () => {
