@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import type { Clock } from '../../src/clock.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { createRouter, type Router } from '../../src/router.js';
@@ -36,7 +37,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(up: Upstream, overrides: Partial<SwitchyardConfig> = {}, options: GatewayOptions = {}): Promise<Harness> {
+export async function startHarness(up: Upstream, overrides: Partial<SwitchyardConfig> = {}, options: GatewayOptions = {}, clock?: Clock): Promise<Harness> {
   up.otherwise(OPENAI_PATH, () => openaiOk());
   up.otherwise(ANTHROPIC_PATH, () => anthropicOk());
   up.otherwise(EMBED_PATH, answerEmbeddings());
@@ -54,7 +55,7 @@ export async function startHarness(up: Upstream, overrides: Partial<SwitchyardCo
     retry: { baseDelayMs: 1, maxDelayMs: 2 },
     ...overrides,
   };
-  const router = createRouter(config, { logger: log.logger, random: () => 0.5 });
+  const router = createRouter(config, { logger: log.logger, random: () => 0.5, ...(clock ? { clock } : {}) });
   let gateway: Gateway;
   try {
     gateway = createGateway(router, { logger: log.logger, ...options });

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_PATH, openai429Headers, openaiBodies, openaiCompletion } from '../support/fixtures.js';
 import { gate, until } from '../support/until.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
+import { VirtualClock } from '../support/virtual-clock.js';
 import { startHarness, type Harness } from './gateway-harness.js';
 
 let up: Upstream;
@@ -56,6 +57,53 @@ describe('an exhausted chain', () => {
     expect(err.headers!.get('x-should-retry')).toBe('false');
     expect(Number(err.headers!.get('retry-after'))).toBeGreaterThan(60);
     expect([sent, up.count(OPENAI_PATH)]).toEqual([1, 1]);
+  });
+});
+
+/** An openai client for the gateway that retries as the SDK does by default (maxRetries 2), counting what it sends. */
+function retryingClient(url: string) {
+  const seen: Array<{ status: number; headers: Headers }> = [];
+  const client = new OpenAI({
+    apiKey: 'sk-anything-0000', baseURL: `${url}/v1`, maxRetries: 2,
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      seen.push({ status: res.status, headers: res.headers });
+      return res;
+    },
+  });
+  return { client, seen };
+}
+
+describe('a lone target that keeps answering 503', () => {
+  it('costs the upstream retry.maxAttempts requests and a retrying SDK one: 429 chain_exhausted, x-should-retry false', async () => {
+    h = await startHarness(up);
+    up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
+    const { client, seen } = retryingClient(h.url);
+    const err = await failure(client.chat.completions.create(ask));
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+    expect([err.status, err.code]).toEqual([429, 'chain_exhausted']);
+    // A 503 says nothing of when it will pass: no wait to give, and the gateway has already retried.
+    expect(err.headers!.get('x-should-retry')).toBe('false');
+    expect(err.headers!.get('retry-after-ms')).toBeNull();
+    expect(err.headers!.get('x-switchyard-attempts')).toBe('3');
+    expect([seen.length, up.count(OPENAI_PATH)]).toEqual([1, 3]);
+  });
+
+  it('once its breaker is open, answers 429 with the breaker\'s reopen time: the SDK retries twice, the upstream gets nothing', async () => {
+    const clock = new VirtualClock();
+    h = await startHarness(up, { breaker: { consecutiveFailures: 3, volumeThreshold: 3, resetTimeoutMs: 50, lastResort: false } }, {}, clock);
+    up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
+    const { client, seen } = retryingClient(h.url);
+    await failure(client.chat.completions.create(ask)); // three 503s open the breaker
+    expect([seen.length, up.count(OPENAI_PATH)]).toEqual([1, 3]);
+
+    const err = await failure(client.chat.completions.create(ask));
+    expect([err.status, err.code]).toEqual([429, 'chain_exhausted']);
+    // Time stands still on the router's clock, so the breaker is open through the SDK's retries.
+    const later = seen.slice(1);
+    expect(later.map((r) => [r.status, r.headers.get('retry-after-ms'), r.headers.get('retry-after'), r.headers.get('x-should-retry')]))
+      .toEqual(Array.from({ length: 3 }, () => [429, '50', '1', null]));
+    expect(up.count(OPENAI_PATH)).toBe(3);
   });
 });
 

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { DEFAULTS } from '../../src/config/defaults.js';
+import { nextStep } from '../../src/decide/next-step.js';
+import { ERROR_KINDS, RouterError, type ErrorKind } from '../../src/errors.js';
+import { errorReply, STATUS_BY_KIND } from '../../src/gateway/error-reply.js';
+
+// The README's "Errors and statuses" kind table, row by row, against what src/gateway/error-reply.ts
+// answers: a change to either that the other does not follow fails here.
+
+interface Row {
+  kinds: ErrorKind[];
+  status: string;
+  codes: string[];
+  shouldRetry: string;
+}
+
+const section = (() => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('### Errors and statuses');
+  return readme.slice(start, readme.indexOf('\n### ', start + 1));
+})();
+
+const ticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+
+/** The table whose header starts `| kind |`, one row per line. */
+const rows: Row[] = (() => {
+  const lines = section.split('\n');
+  const header = lines.findIndex((l) => l.startsWith('| kind |'));
+  const out: Row[] = [];
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith('|')) break;
+    const [kinds, status, codes, shouldRetry] = line.split('|').slice(1, 5).map((c) => c.trim());
+    out.push({ kinds: ticked(kinds!) as ErrorKind[], status: status!, codes: ticked(codes!), shouldRetry: shouldRetry! });
+  }
+  return out;
+})();
+
+const tabled = rows.flatMap((r) => r.kinds);
+const policy = { ...DEFAULTS.retry, parkMs: DEFAULTS.quota.parkMs };
+const reply = (kind: ErrorKind, facts: ConstructorParameters<typeof RouterError>[2] = {}) => errorReply(new RouterError(kind, 'what went wrong', facts));
+
+describe('the README\'s gateway status table', () => {
+  it('names only real error kinds, each in one row', () => {
+    expect(rows.length).toBeGreaterThan(5);
+    for (const kind of tabled) expect(ERROR_KINDS).toContain(kind);
+    expect(new Set(tabled).size).toBe(tabled.length);
+  });
+
+  it.each(rows.map((r) => [r.kinds.join(', '), r] as const))('row %s: the status, code and x-should-retry error-reply.ts gives', (_name, row) => {
+    for (const kind of row.kinds) {
+      expect(row.status.startsWith(String(STATUS_BY_KIND[kind].status)), `${kind} status`).toBe(true);
+      const answer = reply(kind);
+      expect(answer.status, `${kind} status`).toBe(STATUS_BY_KIND[kind].status);
+      // A code the gateway sets itself is one the row names; otherwise the provider's (none here) passes.
+      if (answer.body.error.code !== null) expect(row.codes, `${kind} code`).toContain(answer.body.error.code);
+      if (row.shouldRetry === '`false`') {
+        expect(answer.headers['x-should-retry'], kind).toBe('false');
+        expect(reply(kind, { retryAfterMs: 1_000 }).headers['x-should-retry'], kind).toBe('false');
+      } else if (row.shouldRetry.startsWith('not sent')) {
+        expect(answer.headers['x-should-retry'], kind).toBeUndefined();
+      } else {
+        // `false` when the wait is unknown or over 60 s; otherwise not sent, and the wait is in the headers.
+        expect(row.shouldRetry).toMatch(/^`false` when the chain's `retryAfterMs` is unknown or over 60 s/);
+        expect(answer.headers['x-should-retry'], kind).toBe('false');
+        expect(reply(kind, { retryAfterMs: 60_001 }).headers['x-should-retry'], kind).toBe('false');
+        const soon = reply(kind, { retryAfterMs: 60_000 });
+        expect(soon.headers['x-should-retry'], kind).toBeUndefined();
+        expect([soon.headers['retry-after-ms'], soon.headers['retry-after']]).toEqual(['60000', '60']);
+      }
+    }
+  });
+
+  it('leaves out only kinds a chain falls through, and says so: the client gets exhausted for them', () => {
+    const untabled = ERROR_KINDS.filter((k) => !tabled.includes(k));
+    expect(untabled.length).toBeGreaterThan(0);
+    const sentence = section.split('\n\n').find((p) => p.includes('never reach a'))!;
+    for (const kind of untabled) {
+      expect(ticked(sentence), `${kind} named as never reaching a client`).toContain(kind);
+      const last = { kind, attempt: policy.maxAttempts, maxAttempts: policy.maxAttempts, policy, random: () => 0 };
+      expect(nextStep(last).action, kind).toBe('fall_through');
+    }
+  });
+});
