@@ -9,6 +9,7 @@ import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
 import { errorReply, gatewayError } from './error-reply.js';
 import { SseWriter } from './sse-writer.js';
 import { chainOf, type GatewayState } from './state.js';
+import type { AttemptCount } from './stream-attempts.js';
 
 const SSE_HEADERS = Object.freeze({
   'content-type': 'text/event-stream; charset=utf-8',
@@ -57,7 +58,7 @@ export function chatCompletions(state: GatewayState) {
 async function streamAnswer(state: GatewayState, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest, params: Record<string, unknown>): Promise<unknown> {
   const context = contextOf(request);
   const events = state.router.stream(chat)[Symbol.asyncIterator]();
-  const count = { n: 0 };
+  const count: AttemptCount = { n: 0 };
   let next: IteratorResult<StreamEvent>;
   try {
     next = await state.attempts.run(count, () => events.next());
@@ -73,7 +74,7 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
 
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts }) });
+  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts, upstreamRequestId: count.requestId }) });
   const out = new SseWriter(res);
   const options = params.stream_options as { include_usage?: unknown } | undefined;
   const chunker = openAIChunker({ includeUsage: options?.include_usage === true });

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isRouterError } from '../errors.js';
-import type { EmbedRequest } from '../types.js';
+import type { Attempt, EmbedRequest } from '../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
 import { errorReply, gatewayError, type ErrorReply } from './error-reply.js';
 import { chainOf, type GatewayState } from './state.js';
@@ -16,6 +16,11 @@ export function float32Base64(vector: readonly number[]): string {
   const buf = Buffer.allocUnsafe(vector.length * 4);
   for (let i = 0; i < vector.length; i++) buf.writeFloatLE(vector[i]!, i * 4);
   return buf.toString('base64');
+}
+
+/** The provider's request id of the first request that answered: the only one, unless the input went in batches. */
+function upstreamRequestId(attempts: readonly Attempt[]): string | undefined {
+  return attempts.find((a) => a.ok)?.requestId;
 }
 
 const invalid = (param: string, message: string): ErrorReply => gatewayError(400, 'invalid_request_error', 'invalid_parameter', message, param);
@@ -56,7 +61,7 @@ export function embeddings(state: GatewayState) {
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       const data = result.embeddings.map((vector, index) => ({ object: 'embedding', index, embedding: asked.base64 ? float32Base64(vector) : vector }));
       const tokens = result.usage.inputTokens;
-      return reply.headers({ ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length }) })
+      return reply.headers({ ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: upstreamRequestId(result.attempts) }) })
         .send({ object: 'list', data, model: result.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
     } catch (err) {
       if (isRouterError(err)) context.kind = err.kind;

@@ -40,6 +40,14 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     expect(up.requests[0]!.body).toMatchObject({ model: 'gpt-4o-mini', messages: hello });
   });
 
+  it('names the provider\'s request id on a stream too, in the headers before the first chunk', async () => {
+    h = await startHarness(up);
+    up.script(OPENAI_PATH, { status: 503, body: openaiBodies.overloaded503 }, { sse: openaiSse(['Hi']), headers: { 'x-request-id': 'req_stream_2' } });
+    const raw = await h.client().chat.completions.create({ model: 'openai-only', messages: hello, stream: true }).asResponse();
+    expect(xHeaders(raw.headers)).toMatchObject({ 'x-switchyard-attempts': '2', 'x-switchyard-upstream-request-id': 'req_stream_2' });
+    expect(await raw.text()).toMatch(/data: \[DONE\]\n\n$/);
+  });
+
   it('answers from the fallback when the primary keeps answering 503', async () => {
     h = await startHarness(up);
     up.script(OPENAI_PATH, ...Array.from({ length: 3 }, () => ({ status: 503, body: openaiBodies.overloaded503 })));

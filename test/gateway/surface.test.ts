@@ -28,6 +28,7 @@ describe('POST /v1/embeddings through the openai SDK', () => {
     expect(byDefault.data.map((d) => d.index)).toEqual([0, 1]);
     expect(byDefault).toMatchObject({ object: 'list', model: EMBED_MODEL, usage: { prompt_tokens: 6, total_tokens: 6 } });
     expect(response.headers.get('x-switchyard-model')).toBe(EMBED_MODEL);
+    expect(response.headers.get('x-switchyard-upstream-request-id')).toBe('req_emb');
 
     const floats = await client.embeddings.create({ model: 'embeddings', input: 'one', encoding_format: 'float' });
     expect(floats.data[0]!.embedding).toEqual(vectorOf('one', 1024));
