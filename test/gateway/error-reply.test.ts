@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { RouterError, type ErrorKind } from '../../src/errors.js';
 import { errorReply } from '../../src/gateway/error-reply.js';
 
-// The gateway's status mapping, row by row as docs-gateway.md documents it.
+// The gateway's status mapping, kind by kind, with the facts that change an answer (an upstream 413/422,
+// the wait hint); the README's table is held to the same mapping by status-table.test.ts.
 describe('errorReply', () => {
   it.each<[ErrorKind, Record<string, unknown>, number, string | null, Record<string, string | undefined>]>([
     ['invalid_request', {}, 400, null, { 'x-should-retry': 'false' }],
