@@ -92,6 +92,15 @@ describe('errors in the OpenAI envelope, with nothing sent upstream', () => {
     expect(up.count()).toBe(0);
   });
 
+  it('answers a body that is not JSON 415 unsupported_media_type', async () => {
+    h = await startHarness(up);
+    const err = await failure(h.client().post('/chat/completions', { body: 'model=default&prompt=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+    expect(err).toBeInstanceOf(APIError);
+    expect([err.status, err.type, err.code]).toEqual([415, 'invalid_request_error', 'unsupported_media_type']);
+    expect(err.headers!.get('x-should-retry')).toBe('false');
+    expect(up.count()).toBe(0);
+  });
+
   it('answers a body over gateway.bodyLimitBytes 413 request_too_large', async () => {
     h = await startHarness(up, {}, { bodyLimitBytes: 4_096 });
     const err = await failure(h.client().chat.completions.create({ model: 'default', messages: [{ role: 'user', content: 'x'.repeat(8_000) }] }));
