@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MAX_TIMER_MS } from '../clock.js';
 import { RouterError } from '../errors.js';
 import type { DrainReport } from './options.js';
 import type { GatewayState } from './state.js';
@@ -18,7 +19,13 @@ export class Drain {
   private idle: (() => void) | undefined;
   private running: Promise<DrainReport> | undefined;
 
-  constructor(private readonly app: FastifyInstance, private readonly state: GatewayState, private readonly drainMs: number) {}
+  constructor(private readonly app: FastifyInstance, private readonly state: GatewayState, private readonly drainMs: number) {
+    // The config's drainMs is checked by its schema; createGateway's option is not. A timer past
+    // MAX_TIMER_MS (or NaN, or negative) fires at once, which would cut off every call in flight.
+    if (!Number.isInteger(drainMs) || drainMs < 0 || drainMs > MAX_TIMER_MS) {
+      throw new RouterError('config', `createGateway: drainMs must be a whole number of ms from 0 to ${MAX_TIMER_MS} (about 24.8 days), got ${String(drainMs)}`);
+    }
+  }
 
   /** Counts a request until its response closes; a client that leaves early aborts its call. */
   track(_request: FastifyRequest, reply: FastifyReply, controller: AbortController | undefined): void {

@@ -8,7 +8,7 @@ export interface GatewayOptions {
   keys?: GatewayKeyConfig[];
   /** Largest request body, in bytes. @default the config's `gateway.bodyLimitBytes` */
   bodyLimitBytes?: number;
-  /** How long `drain()` lets calls in flight finish before it cuts them off. @default the config's `gateway.drainMs` */
+  /** How long `drain()` lets calls in flight finish before it cuts them off: whole ms, 0 to 2147483647 (else a `config` error). @default the config's `gateway.drainMs` */
   drainMs?: number;
   /** Where `keyEnv` keys are read. @default process.env */
   env?: NodeJS.ProcessEnv;

@@ -122,6 +122,11 @@ describe('drain', () => {
     expect(await drained).toEqual({ inFlight: 1, cutOff: 0 });
   });
 
+  it.each([Infinity, 3_000_000_000, -1, 2.5, Number.NaN])('refuses drainMs %s in createGateway\'s options with a config error naming it', async (drainMs) => {
+    const err = await startHarness(up, {}, { drainMs }).then(() => undefined, (e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'config', message: expect.stringMatching(/^createGateway: drainMs must be a whole number of ms from 0 to 2147483647/) });
+  });
+
   it('cuts off a call still running when drainMs runs out: the client gets 503 and the upstream request is aborted', async () => {
     h = await startHarness(up, {}, { drainMs: 1 });
     up.script(OPENAI_PATH, { hang: true });
