@@ -17,7 +17,9 @@ export interface ReadyReport {
  * the shared store is down and calls fail without it (`store.onUnavailable: 'fail'`). With
  * `onUnavailable: 'local'` calls keep succeeding on process-local state, so the gateway stays ready
  * (taking it out of rotation would turn a Redis outage into an outage of every gateway at once) and
- * says it is degraded.
+ * says it is degraded. The store's state is what the router last saw: it connects to Redis on first
+ * use and counts it up until an operation fails, so before the first call the store reads available
+ * (the router offers no probe to ask sooner).
  */
 export class Readiness {
   private storeUp = true;
