@@ -26,13 +26,18 @@ export function openAIBody(request: ProviderRequest, compatible: boolean, provid
   return request.extraBody ? { ...body, ...request.extraBody } : body;
 }
 
-/** A request with nothing but text messages OpenAI takes as they are, and the two common parameters. */
+/**
+ * A request with nothing but text messages OpenAI takes as they are, and the two common parameters.
+ * Every message must be exactly `{role, content}`: an assistant turn carrying `providerParts`
+ * (Anthropic thinking from `result.message`) or even `toolCalls: []` takes the full mapping, which
+ * drops what OpenAI refuses ("Additional properties are not allowed").
+ */
 function isPlainText(request: ProviderRequest, compatible: boolean): boolean {
   if (request.tools || request.responseFormat || request.stop || request.topP !== undefined || request.seed !== undefined
     || request.user !== undefined || request.reasoning || request.extraBody) return false;
   for (const m of request.messages) {
-    if (typeof m.content !== 'string') return false;
-    if (m.role === 'tool' || (m.role === 'developer' && compatible) || (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0)) return false;
+    if (typeof m.content !== 'string' || m.role === 'tool' || (m.role === 'developer' && compatible)) return false;
+    for (const key in m) if (key !== 'role' && key !== 'content') return false;
   }
   return true;
 }

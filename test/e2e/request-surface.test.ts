@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  anthropicEvent, anthropicMessageStart, anthropicSseEnd, anthropicStockTool, anthropicToolBlockSse, anthropicToolMessage,
+  anthropicEvent, anthropicMessageStart, anthropicSseEnd, anthropicStockTool, anthropicThinkingBlocks, anthropicToolBlockSse, anthropicToolMessage,
   openaiFinishChunk, openaiParallelToolSse, openaiRoleChunk, openaiToolChunk, openaiToolCompletion, openaiWeatherTool,
 } from '../../providers/test-support/wire.js';
 import type { StreamEvent } from '../../src/calls/stream.js';
@@ -208,6 +208,25 @@ describe('tools, through the real SDKs', () => {
     expect(done.result.finishReason).toBe('length');
     expect(done.result.toolCalls).toEqual([]);
     expect(events.some((e) => e.type === 'tool_call')).toBe(false);
+  });
+});
+
+describe('plain text turns replayed to OpenAI', () => {
+  it('sends an assistant turn carrying Anthropic thinking to OpenAI as role and content only, no tools in the request', async () => {
+    const { router, openai, anthropic } = setup({ chains: { default: ['anthropic:claude-sonnet-4-6'], 'openai-only': ['openai:gpt-4o-mini'] } });
+    up.script(ANTHROPIC_PATH, { status: 200, body: anthropicToolMessage([anthropicThinkingBlocks[0], { type: 'text', text: '185.' }], 'end_turn') });
+    const question: Message = { role: 'user', content: 'What is 925 / 5?' };
+    const first = await router.chat({ messages: [question], reasoning: { effort: 'low' } });
+    expect(first.message.providerParts?.api).toBe('anthropic');
+
+    await router.chat({ chain: 'openai-only', messages: [question, first.message, { role: 'user', content: 'And doubled?' }] });
+    await router.chat({ chain: 'openai-only', messages: [question, { role: 'assistant', content: '185.', toolCalls: [] }, { role: 'user', content: 'And doubled?' }] });
+    const [withThinking, withEmptyCalls] = bodies(OPENAI_PATH);
+    for (const body of [withThinking, withEmptyCalls]) {
+      expect(body.messages[1]).toEqual({ role: 'assistant', content: '185.' });
+      expect(body.tools).toBeUndefined();
+    }
+    expect([anthropic(), openai()]).toEqual([1, 2]);
   });
 });
 
