@@ -4,6 +4,8 @@ export type { Router, RouterOptions } from './router.js';
 export type { StreamEvent } from './calls/stream.js';
 export { RouterError, isRouterError, ERROR_KINDS } from './errors.js';
 export type { ErrorKind, RouterErrorFacts } from './errors.js';
+export { fromOpenAI, toOpenAI } from './convert/index.js';
+export type { FromOpenAIOptions, ToOpenAIOptions } from './convert/index.js';
 export { defineConfig, loadConfig } from './config/index.js';
 export type { SwitchyardConfig, ResolvedConfig, FakeStep } from './config/index.js';
 export type {
