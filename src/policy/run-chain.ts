@@ -21,7 +21,8 @@ export interface ChainAnswer<T> {
  * Walks a chain in order: the first target that answers wins; a target that fails for capacity
  * reasons hands over to the next; anything else is thrown by the target's pipeline as it is. When
  * every target is used up the call throws `exhausted`, with `retryAfterMs` = the soonest a target is
- * known to accept.
+ * known to accept; when every target refused the request as `unsupported`, it throws `unsupported`
+ * naming each target's reason.
  */
 export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Call, kind: CallKind<P, T>): Promise<ChainAnswer<T>> {
   const targets = call.targets;
@@ -29,6 +30,8 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
   let soonestMs: number | undefined;
   let last: RouterError | undefined;
   let opened: TargetRuntime | undefined;
+  let refusals: string[] | undefined; // why each target refused the request as unsupported
+  let allRefused = true;
 
   for (let i = 0; i < targets.length; i++) {
     const target = targets[i]!;
@@ -37,6 +40,8 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
     if (outcome.error.kind === 'circuit_open') opened ??= target;
 
     last = outcome.error;
+    if (outcome.error.kind !== 'unsupported') allRefused = false;
+    else if (allRefused) (refusals ??= []).push(`${target.target.key}: ${outcome.error.message}`);
     if (outcome.availableInMs !== undefined) soonestMs = Math.min(soonestMs ?? Infinity, Math.max(0, outcome.availableInMs));
     (failures ??= []).push(`${target.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''}${describe(outcome.availableInMs)}`);
     const next = targets[i + 1]?.target;
@@ -45,6 +50,11 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
     if (rt.events.has('fallback')) {
       rt.events.emit('fallback', { ...targetRef(call, target), kind: outcome.error.kind, to: next && { provider: next.provider, model: next.model }, coolingMs: outcome.availableInMs });
     }
+  }
+
+  // No target could carry the request at all (a file type no adapter takes): no capacity will fix that.
+  if (allRefused && refusals) {
+    throw new RouterError('unsupported', `no target of chain "${call.chain}" can carry this request: ${refusals.join('; ')}`, { attempts: call.attempts, cause: last });
   }
 
   // Nothing is left but a target behind an open breaker: rather than fail for certain, try it once if

@@ -339,6 +339,28 @@ describe('content parts and capabilities', () => {
     expect(bodies(ANTHROPIC_PATH)[0].messages[0].content[1]).toMatchObject({ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'meeting notes' } });
   });
 
+  it('throws unsupported naming each target\'s reason, not exhausted, when every adapter refuses a part (a zip file)', async () => {
+    const { router, openai, anthropic } = setup();
+    const archive: Message = { role: 'user', content: [{ type: 'text', text: 'Unpack this.' }, { type: 'file', data: 'UEsDBAo=', mediaType: 'application/zip', filename: 'a.zip' }] };
+    const err = await rejectionOf(router.chat({ messages: [archive] }));
+    expect(err.kind).toBe('unsupported');
+    expect(err.message).toMatch(/openai:gpt-4o-mini: openai cannot carry a application\/zip file \(Chat Completions takes PDF files only\)/);
+    expect(err.message).toMatch(/anthropic:claude-sonnet-4-6: anthropic cannot carry a application\/zip file \(Anthropic documents are PDF or plain text\)/);
+    expect(err.attempts.map((a: { provider: string; kind: string; skipped: boolean }) => [a.provider, a.kind, a.skipped])).toEqual([['openai', 'unsupported', true], ['anthropic', 'unsupported', true]]);
+    expect([openai(), anthropic()]).toEqual([0, 0]);
+    const streamed = await rejectionOf(collect(router.stream({ messages: [archive] })));
+    expect(streamed.kind).toBe('unsupported');
+  });
+
+  it('still ends exhausted when one target refused the request and another failed for capacity', async () => {
+    const { router, openai, anthropic } = setup({ retry: { maxAttempts: 1 } });
+    up.script(ANTHROPIC_PATH, { status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });
+    const notes: Message = { role: 'user', content: [{ type: 'file', data: Buffer.from('notes').toString('base64'), mediaType: 'text/plain' }] };
+    const err = await rejectionOf(router.chat({ messages: [notes] }));
+    expect(err.kind).toBe('exhausted');
+    expect([openai(), anthropic()]).toEqual([0, 1]);
+  });
+
   it('refuses before any request a call that no target of its chain can carry, naming what is missing', async () => {
     const { router } = setup({
       providers: { local: { type: 'openai-compatible', baseURL: `${up.url}/v1`, capabilities: { images: false, tools: false } } },
