@@ -9,7 +9,8 @@ export const JSON_INSTRUCTION = 'Respond with a single JSON object.';
 
 /**
  * `response_format` for a normalised `responseFormat`: `json` is JSON mode (`json_object`), and
- * `json_schema` carries the schema, normalised to what strict mode requires when strict. JSON mode
+ * `json_schema` carries the schema, normalised to what strict mode requires when strict (sent with
+ * `strict: false` when strict mode cannot take it without changing its meaning). JSON mode
  * needs the word "JSON" somewhere in the messages, so `instruction` is set when none has it.
  */
 export function openAIResponseFormat(format: ProviderResponseFormat | undefined, messages: readonly Message[]): {
@@ -21,10 +22,12 @@ export function openAIResponseFormat(format: ProviderResponseFormat | undefined,
     const mentionsJSON = messages.some((m) => /json/i.test(messageText(m)));
     return { response_format: { type: 'json_object' }, ...(mentionsJSON ? {} : { instruction: JSON_INSTRUCTION }) };
   }
+  // A schema strict mode cannot take as it means it (a record, a non-object root) goes as written, not strict.
+  const strict = format.strict ? strictObjectSchema(format.schema) : undefined;
   return {
     response_format: {
       type: 'json_schema',
-      json_schema: { name: format.name, schema: format.strict ? strictObjectSchema(format.schema) : bareSchema(format.schema), strict: format.strict },
+      json_schema: { name: format.name, schema: strict ?? bareSchema(format.schema), strict: strict !== undefined },
     },
   };
 }

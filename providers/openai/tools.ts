@@ -6,14 +6,16 @@ import type { ProviderRequest, ProviderTool } from '../types.js';
 type ToolFields = Pick<OpenAI.ChatCompletionCreateParamsNonStreaming, 'tools' | 'tool_choice' | 'parallel_tool_calls'>;
 
 function openAITool(tool: ProviderTool): OpenAI.ChatCompletionFunctionTool {
+  // Strict function calling holds the schema to the same rules as strict structured output; a schema
+  // it cannot take as it means it (a record of arguments) goes as written with `strict: false`.
+  const strict = tool.strict ? strictObjectSchema(tool.parameters) : undefined;
   return {
     type: 'function',
     function: {
       name: tool.name,
       ...(tool.description !== undefined ? { description: tool.description } : {}),
-      // Strict function calling holds the schema to the same rules as strict structured output.
-      parameters: tool.strict ? strictObjectSchema(tool.parameters) : bareSchema(tool.parameters),
-      ...(tool.strict !== undefined ? { strict: tool.strict } : {}),
+      parameters: strict ?? bareSchema(tool.parameters),
+      ...(tool.strict !== undefined ? { strict: strict !== undefined } : {}),
     },
   };
 }

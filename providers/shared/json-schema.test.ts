@@ -31,6 +31,16 @@ describe('JSON Schema normalisation', () => {
     expect(strict.properties.address.properties.zip).toEqual({ type: 'string' });
   });
 
+  it.each([
+    ['a zod record (a schema for extra properties)', { type: 'object', properties: { scores: { type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'number' } } } }],
+    ['a zod passthrough object (extra properties of any kind)', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: {} }],
+    ['additionalProperties: true', { type: 'object', properties: {}, additionalProperties: true }],
+    ['an array at the root', { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } } } }],
+    ['a union at the root', { anyOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { type: 'null' }] }],
+  ])('has no strict form for %s: closing it would change what it means', (_what, schema) => {
+    expect(strictObjectSchema(schema)).toBeUndefined();
+  });
+
   it('never changes the schema it was given', () => {
     const before = JSON.stringify(contact);
     strictObjectSchema(contact);

@@ -48,12 +48,33 @@ export function bareSchema(schema: JSONSchema): JSONSchema {
  * (`additionalProperties: false`) and every property listed in `required`, recursively. A property
  * that was optional becomes required but keeps its type, so an answer still validates against the
  * original schema (adding `null` to its type would not, for a zod `.optional()`).
+ *
+ * Undefined when strict mode cannot take the schema without changing what it means: a root that is
+ * not an object (strict mode requires one), or an object that allows extra properties
+ * (`additionalProperties` a schema or `true`: a zod record or `.passthrough()`), which closing would
+ * turn into "no extra properties". The caller sends such a schema as written, not strict.
  */
-export function strictObjectSchema(schema: JSONSchema): JSONSchema {
-  return remembered(STRICT, schema, () => mapObjectSchemas(bareSchema(schema), (object) => {
+export function strictObjectSchema(schema: JSONSchema): JSONSchema | undefined {
+  let out = STRICT.get(schema);
+  if (out === undefined) STRICT.set(schema, (out = strictable(schema) ? strictCopy(schema) : null));
+  return out ?? undefined;
+}
+
+function strictCopy(schema: JSONSchema): JSONSchema {
+  return mapObjectSchemas(bareSchema(schema), (object) => {
     const properties = isSchema(object.properties) ? object.properties : {};
     return { ...object, properties, required: Object.keys(properties), additionalProperties: false };
-  }));
+  });
+}
+
+function strictable(schema: JSONSchema): boolean {
+  if (schema.type !== 'object' && !(schema.type === undefined && isSchema(schema.properties))) return false;
+  let open = false;
+  mapObjectSchemas(schema, (object) => {
+    if ('additionalProperties' in object && object.additionalProperties !== false) open = true;
+    return object;
+  });
+  return !open;
 }
 
 /** Every object schema closed where it says nothing about extra properties (Anthropic structured output requires it). */
@@ -63,7 +84,7 @@ export function closedObjectSchema(schema: JSONSchema): JSONSchema {
 
 // A schema object is normalised once for as long as it lives (the router converts a zod schema once
 // and hands the same JSON Schema object to every call), not on every request.
-const STRICT = new WeakMap<JSONSchema, JSONSchema>();
+const STRICT = new WeakMap<JSONSchema, JSONSchema | null>();
 const CLOSED = new WeakMap<JSONSchema, JSONSchema>();
 
 function remembered(cache: WeakMap<JSONSchema, JSONSchema>, schema: JSONSchema, make: () => JSONSchema): JSONSchema {

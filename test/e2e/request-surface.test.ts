@@ -246,6 +246,22 @@ describe('structured output', () => {
     expect(format.json_schema.schema).toMatchObject({ type: 'object', additionalProperties: false, required: ['name', 'email', 'plan'] });
   });
 
+  it('sends a schema strict mode cannot take as it means it (a zod record, an array root) with strict: false, as written', async () => {
+    const { router } = setup();
+    const Scores = z.object({ scores: z.record(z.string(), z.number()) });
+    up.script(OPENAI_PATH, { status: 200, body: openaiCompletion('{"scores":{"ann":3}}') }, { status: 200, body: openaiCompletion('["a","b"]') }, { status: 200, body: openaiCompletion('ok') });
+    const res = await router.chat({ messages: [{ role: 'user', content: 'Score them.' }], responseFormat: { type: 'json_schema', schema: Scores, name: 'scores' } });
+    expect(res.object).toEqual({ scores: { ann: 3 } });
+    await router.chat({ messages: [{ role: 'user', content: 'List them.' }], responseFormat: { type: 'json_schema', schema: z.array(z.string()) } });
+    await router.chat({ messages: [{ role: 'user', content: 'Tally.' }], tools: [{ name: 'tally', parameters: Scores, strict: true }] });
+    const [record, array, tool] = bodies(OPENAI_PATH);
+    expect(record.response_format.json_schema.strict).toBe(false);
+    expect(record.response_format.json_schema.schema.properties.scores.additionalProperties).toEqual({ type: 'number' });
+    expect(array.response_format.json_schema).toMatchObject({ strict: false, schema: { type: 'array', items: { type: 'string' } } });
+    expect(tool.tools[0].function.strict).toBe(false);
+    expect(tool.tools[0].function.parameters.properties.scores.additionalProperties).toEqual({ type: 'number' });
+  });
+
   it('throws invalid_output with the raw text after exactly one request when the answer does not match the schema', async () => {
     const { router, openai, anthropic } = setup();
     up.script(OPENAI_PATH, { status: 200, body: openaiCompletion('{"name":"John Smith","plan":"Gold"}') });
