@@ -51,7 +51,8 @@ function responseFormatOf(format: unknown): ResponseFormat | undefined {
       type: 'json_schema',
       schema: isRecord(spec.schema) ? spec.schema : {},
       ...(typeof spec.name === 'string' ? { name: spec.name } : {}),
-      ...(typeof spec.strict === 'boolean' ? { strict: spec.strict } : {}),
+      // OpenAI's strict defaults to false; the router's to true, so say what the caller meant.
+      strict: spec.strict === true,
     };
   }
   throw unsupportedField('response_format', `type ${JSON.stringify(format.type)}`);

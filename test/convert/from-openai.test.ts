@@ -25,6 +25,8 @@ describe('fromOpenAI: request fields', () => {
     ['response_format json_object', { response_format: { type: 'json_object' } }, { responseFormat: { type: 'json' } }],
     ['response_format json_schema', { response_format: { type: 'json_schema', json_schema: { name: 'contact', schema: { type: 'object' }, strict: true } } },
       { responseFormat: { type: 'json_schema', name: 'contact', schema: { type: 'object' }, strict: true } }],
+    ['response_format json_schema without strict: not strict, as OpenAI reads it', { response_format: { type: 'json_schema', json_schema: { name: 'contact', schema: { type: 'object' } } } },
+      { responseFormat: { type: 'json_schema', name: 'contact', schema: { type: 'object' }, strict: false } }],
     ['reasoning_effort', { reasoning_effort: 'minimal' }, { reasoning: { effort: 'minimal' } }],
     ['reasoning_effort xhigh: high for all, as written for OpenAI', { reasoning_effort: 'xhigh' },
       { reasoning: { effort: 'high' }, providerOptions: { openai: { reasoning_effort: 'xhigh' }, 'openai-compatible': { reasoning_effort: 'xhigh' } } }],
