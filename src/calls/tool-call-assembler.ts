@@ -33,7 +33,7 @@ export interface ToolCallsEnd {
  * Assembles streamed tool calls by their per-answer index (never a content-block index): forwards
  * each fragment as a `tool_call_delta`, and emits a `tool_call` only when the provider said the
  * call's arguments are complete and they parse. A call still open at the end, or one whose arguments
- * do not parse, is never emitted as complete; at a `length` finish it is simply cut off.
+ * do not parse, is never emitted as complete; at a `length` finish every call is simply cut off.
  */
 export class ToolCallAssembler {
   private readonly calls = new Map<number, Open>();
@@ -69,11 +69,16 @@ export class ToolCallAssembler {
       .map(({ index, id, name, argumentsText }) => ({ index, id, name, argumentsText }));
   }
 
-  /** The outcome at the provider's finish. */
+  /**
+   * The outcome at the provider's finish. An answer cut at `length` holds no tool calls, like `chat`'s:
+   * the turn is incomplete, so none of its calls is one to run (a `tool_call` event already sent for
+   * a call whose block ended before the cut stays sent, but the result does not list it).
+   */
   finish(reason: FinishReason): ToolCallsEnd {
+    if (reason === 'length') return { toolCalls: [], finishReason: reason };
     const toolCalls = this.completed();
     const broken = this.incomplete();
-    if (broken.length > 0 && reason !== 'length') {
+    if (broken.length > 0) {
       const first = broken[0]!;
       const error = new RouterError('invalid_output', `${this.where.provider}:${this.where.model}: tool call ${first.name} ended with arguments that are not a JSON object`, {
         ...this.where, code: 'tool_arguments', raw: first.argumentsText,

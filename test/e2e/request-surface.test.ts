@@ -211,6 +211,33 @@ describe('tools, through the real SDKs', () => {
   });
 });
 
+describe('an answer cut at the token limit', () => {
+  it('holds no tool calls in chat and in stream alike, though one call finished before the cut', async () => {
+    const { router } = setup({ chains: { default: ['anthropic:claude-sonnet-4-6'] } });
+    up.script(ANTHROPIC_PATH, { status: 200, body: anthropicToolMessage([
+      { type: 'tool_use', id: 'toolu_A', name: 'get_stock_price', input: { ticker: 'AAPL' } },
+      { type: 'tool_use', id: 'toolu_B', name: 'get_stock_price', input: {} },
+    ], 'max_tokens') });
+    up.script(ANTHROPIC_PATH, { sse: [
+      anthropicMessageStart(),
+      ...anthropicToolBlockSse(0, 'toolu_A', 'get_stock_price', ['{"ticker":', '"AAPL"}']),
+      anthropicEvent({ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_B', name: 'get_stock_price', input: {} } }),
+      anthropicEvent({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"tic' } }),
+      ...anthropicSseEnd('max_tokens'),
+    ] });
+    const ask = { messages: [{ role: 'user' as const, content: 'AAPL and MSFT?' }], tools: [anthropicStockTool], maxTokens: 40 };
+    const chat = await router.chat(ask);
+    const events = await collect(router.stream(ask));
+    const done = events.at(-1) as Extract<StreamEvent, { type: 'done' }>;
+    expect(done.type).toBe('done');
+    for (const result of [chat, done.result]) {
+      expect(result.finishReason).toBe('length');
+      expect(result.toolCalls).toEqual([]);
+      expect(result.message.toolCalls).toBeUndefined();
+    }
+  });
+});
+
 describe('plain text turns replayed to OpenAI', () => {
   it('sends an assistant turn carrying Anthropic thinking to OpenAI as role and content only, no tools in the request', async () => {
     const { router, openai, anthropic } = setup({ chains: { default: ['anthropic:claude-sonnet-4-6'], 'openai-only': ['openai:gpt-4o-mini'] } });
