@@ -8,7 +8,7 @@ import type { StreamEvent } from '../../src/calls/stream.js';
 import type { Message } from '../../src/types.js';
 import { ANTHROPIC_PATH, anthropicMessage, OPENAI_PATH, openaiBodies, openaiCompletion } from '../support/fixtures.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
-import { rejectionOf, wireRouter } from '../support/wire-router.js';
+import { ANTHROPIC_KEY, OPENAI_KEY, rejectionOf, wireRouter } from '../support/wire-router.js';
 
 let up: Upstream;
 const closers: Array<() => Promise<void>> = [];
@@ -413,5 +413,47 @@ describe('content parts and capabilities', () => {
     expect(err.kind).toBe('unsupported');
     expect(err.message).toMatch(/local:llama3 lacks tools, images/);
     expect(up.count()).toBe(0);
+  });
+});
+
+describe('parameters, as providers/PARAMETERS.md documents them', () => {
+  const params = {
+    messages: [{ role: 'user' as const, content: 'Count to ten.' }],
+    temperature: 0.3, topP: 0.9, stop: ['\n\n', ' ', 'END'], seed: 42, user: 'user-7f3a', reasoning: { effort: 'minimal' as const },
+    providerOptions: {
+      openai: { frequency_penalty: 0.5, service_tier: 'flex' },
+      primary: { service_tier: 'priority' },
+      anthropic: { service_tier: 'standard_only', top_k: 3 },
+      claude: { top_k: 5 },
+    },
+  };
+  const providers = (up: Upstream) => ({
+    primary: { type: 'openai' as const, apiKey: OPENAI_KEY, baseURL: `${up.url}/v1` },
+    claude: { type: 'anthropic' as const, apiKey: ANTHROPIC_KEY, baseURL: up.url },
+  });
+
+  it('sends them to OpenAI: mapped for a chat model, sampling and stop dropped for a reasoning model, options by type then by name', async () => {
+    const { router } = setup({ providers: providers(up), chains: { chat: ['primary:gpt-4o-mini'], reasoning: ['primary:o4-mini'] } });
+    await router.chat({ chain: 'chat', ...params });
+    await router.chat({ chain: 'reasoning', ...params });
+    const [chat, reasoning] = bodies(OPENAI_PATH);
+    expect(chat).toMatchObject({ temperature: 0.3, top_p: 0.9, stop: ['\n\n', ' ', 'END'], seed: 42, user: 'user-7f3a', frequency_penalty: 0.5, service_tier: 'priority' });
+    expect(chat.reasoning_effort).toBeUndefined(); // a chat model rejects it
+    expect(reasoning).toMatchObject({ seed: 42, user: 'user-7f3a', reasoning_effort: 'minimal', frequency_penalty: 0.5, service_tier: 'priority' });
+    for (const dropped of ['temperature', 'top_p', 'stop']) expect(reasoning[dropped]).toBeUndefined();
+    for (const body of [chat, reasoning]) expect(body.top_k).toBeUndefined(); // another provider's options stay there
+    expect(up.count()).toBe(2);
+  });
+
+  it('sends them to Anthropic: stop_sequences without whitespace-only ones, user as metadata, thinking with its effort, options by type then by name', async () => {
+    const { router } = setup({ providers: providers(up), chains: { default: ['claude:claude-sonnet-4-6'] } });
+    await router.chat(params);
+    const [body] = bodies(ANTHROPIC_PATH);
+    expect(body).toMatchObject({
+      stop_sequences: ['END'], metadata: { user_id: 'user-7f3a' }, thinking: { type: 'adaptive' }, output_config: { effort: 'low' },
+      service_tier: 'standard_only', top_k: 5,
+    });
+    for (const dropped of ['temperature', 'top_p', 'seed', 'user', 'stop', 'frequency_penalty']) expect(body[dropped]).toBeUndefined();
+    expect(up.count()).toBe(1);
   });
 });
