@@ -24,14 +24,15 @@ export function anthropicBody(request: ProviderRequest, provider = 'anthropic'):
   const history = anthropicHistory(request.messages, { provider, model: request.model });
   const { output_config, instruction } = anthropicOutputConfig(request);
   const system = instruction ? [...history.system, instruction] : history.system;
+  const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
   const body: Anthropic.MessageCreateParamsNonStreaming = {
     model: request.model,
-    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+    max_tokens: maxTokens,
     messages: history.messages,
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     ...anthropicTools(request, history),
     ...(output_config ? { output_config } : {}),
-    ...anthropicParameters(request, history),
+    ...anthropicParameters(request, history, maxTokens),
   };
   return request.extraBody ? { ...body, ...request.extraBody } : body;
 }

@@ -1,25 +1,42 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ProviderRequest } from '../types.js';
 import type { AnthropicHistory } from './messages.js';
+import { anthropicModelTraits } from './model-traits.js';
 import { forcesToolUse } from './tools.js';
 
 type Parameters = Pick<Anthropic.MessageCreateParamsNonStreaming, 'stop_sequences' | 'metadata' | 'thinking'>;
 
+/** `budget_tokens` for models before 4.6, by effort (LiteLLM's defaults); the API's floor is 1024. */
+const BUDGET: Readonly<Record<string, number>> = { minimal: 1024, low: 1024, medium: 2048, high: 4096 };
+const MIN_BUDGET = 1024;
+
+/** The thinking setting for this model: adaptive from 4.6, a token budget (below `max_tokens`) before, none before 3.7. */
+function thinkingFor(model: string, effort: string, maxTokens: number): Anthropic.ThinkingConfigParam | undefined {
+  const { thinking } = anthropicModelTraits(model);
+  if (thinking === 'adaptive') return { type: 'adaptive' };
+  if (thinking === 'none') return undefined;
+  const budget = Math.min(BUDGET[effort] ?? MIN_BUDGET, maxTokens - 1);
+  return budget >= MIN_BUDGET ? { type: 'enabled', budget_tokens: budget } : undefined;
+}
+
 /**
  * `stop` as `stop_sequences` (whitespace-only sequences dropped: the API refuses them), `user` as
- * `metadata.user_id`, and reasoning as adaptive thinking (its effort goes in `output_config`).
- * Thinking is left off when the request forces a tool (the API refuses the two together) and when
- * the last tool-calling turn of the history has no thinking blocks (it came from another provider;
- * the API requires that turn to open with one). `temperature`, `top_p` and `seed` are dropped: API
- * version 2026-10-21 rejects the first two, and there is no seed.
+ * `metadata.user_id`, and reasoning as thinking: adaptive on Claude 4.6 and newer (its effort goes
+ * in `output_config`), `{type: 'enabled', budget_tokens}` on 3.7 to 4.5 (1024 for minimal and low,
+ * 2048 medium, 4096 high, kept below `max_tokens`; off when that leaves less than 1024), none on
+ * older models. Thinking is left off when the request forces a tool (the API refuses the two
+ * together) and when the last tool-calling turn of the history has no thinking blocks (it came from
+ * another provider; the API requires that turn to open with one). `temperature`, `top_p` and `seed`
+ * are dropped: API version 2026-10-21 rejects the first two, and there is no seed.
  */
-export function anthropicParameters(request: ProviderRequest, history: AnthropicHistory): Parameters {
+export function anthropicParameters(request: ProviderRequest, history: AnthropicHistory, maxTokens: number): Parameters {
   const out: Parameters = {};
   const stops = (request.stop ?? []).filter((s) => s.trim() !== '');
   if (stops.length > 0) out.stop_sequences = stops;
   if (request.user !== undefined) out.metadata = { user_id: request.user };
   if (request.reasoning && !forcesToolUse(request.tools?.length ? request.toolChoice : undefined) && !history.toolTurnWithoutThinking) {
-    out.thinking = { type: 'adaptive' };
+    const thinking = thinkingFor(request.model, request.reasoning.effort, maxTokens);
+    if (thinking) out.thinking = thinking;
   }
   return out;
 }

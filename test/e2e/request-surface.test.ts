@@ -445,6 +445,23 @@ describe('parameters, as providers/PARAMETERS.md documents them', () => {
     expect(up.count()).toBe(2);
   });
 
+  it.each([
+    ['claude-opus-4-8', 'high', undefined, { type: 'adaptive' }, { effort: 'high' }],
+    ['claude-sonnet-4-6', 'medium', undefined, { type: 'adaptive' }, { effort: 'medium' }],
+    ['claude-sonnet-4-5-20250929', 'medium', undefined, { type: 'enabled', budget_tokens: 2048 }, undefined],
+    ['claude-opus-4-1', 'high', 3000, { type: 'enabled', budget_tokens: 2999 }, undefined],
+    ['claude-3-7-sonnet-20250219', 'low', undefined, { type: 'enabled', budget_tokens: 1024 }, undefined],
+    ['claude-haiku-4-5', 'low', 1024, undefined, undefined],
+    ['claude-3-5-haiku-latest', 'high', undefined, undefined, undefined],
+  ] as const)('maps reasoning on %s (effort %s, maxTokens %s) to thinking %j and output_config %j', async (model, effort, maxTokens, thinking, outputConfig) => {
+    const { router } = setup({ chains: { default: [`anthropic:${model}`] } });
+    await router.chat({ messages: [{ role: 'user', content: 'Think, then answer.' }], reasoning: { effort }, ...(maxTokens ? { maxTokens } : {}) });
+    const [body] = bodies(ANTHROPIC_PATH);
+    expect(body.thinking).toEqual(thinking);
+    expect(body.output_config).toEqual(outputConfig);
+    expect(up.count()).toBe(1);
+  });
+
   it('sends them to Anthropic: stop_sequences without whitespace-only ones, user as metadata, thinking with its effort, options by type then by name', async () => {
     const { router } = setup({ providers: providers(up), chains: { default: ['claude:claude-sonnet-4-6'] } });
     await router.chat(params);

@@ -17,7 +17,8 @@ afterEach(async () => {
   cleanup = [];
 });
 
-const MODEL = 'claude-haiku-4-5';
+// A model that thinks adaptively: before 4.6 a 600-token maxTokens leaves no room for a thinking budget.
+const MODEL = 'claude-sonnet-4-6';
 
 async function setup(sim: Omit<SimProviderOptions, 'type'>, limits: Record<string, unknown>) {
   const clock = new VirtualClock({ autoAdvance: false });
