@@ -21,7 +21,8 @@ export const DEFAULT_MAX_TOKENS = 4096;
  * them with a 400. The request's `extraBody` is merged last, verbatim, so it wins.
  */
 export function anthropicBody(request: ProviderRequest, provider = 'anthropic'): Anthropic.MessageCreateParamsNonStreaming {
-  const history = anthropicHistory(request.messages, { provider, model: request.model });
+  const where = { provider, model: request.model };
+  const history = anthropicHistory(request.messages, where);
   const { output_config, instruction } = anthropicOutputConfig(request);
   const system = instruction ? [...history.system, instruction] : history.system;
   const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
@@ -30,7 +31,7 @@ export function anthropicBody(request: ProviderRequest, provider = 'anthropic'):
     max_tokens: maxTokens,
     messages: history.messages,
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
-    ...anthropicTools(request, history),
+    ...anthropicTools(request, history, where),
     ...(output_config ? { output_config } : {}),
     ...anthropicParameters(request, history, maxTokens),
   };

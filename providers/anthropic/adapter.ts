@@ -8,6 +8,7 @@ import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
+import { usesJsonTool } from './json-tool.js';
 import { mapAnthropicError } from './map-error.js';
 import { anthropicAnswer } from './response.js';
 import { streamAnthropic } from './stream.js';
@@ -53,7 +54,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
       }
       if (!data || !Array.isArray(data.content)) throw malformedResponse(where, 'no content array');
       return {
-        ...anthropicAnswer(data, where),
+        ...anthropicAnswer(data, where, usesJsonTool(request)),
         usage: anthropicUsage(data.usage),
         model: data.model ?? request.model,
         requestId: response.headers.get('request-id') ?? undefined,

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { closedObjectSchema } from '../shared/json-schema.js';
 import type { ProviderRequest } from '../types.js';
+import { usesJsonTool } from './json-tool.js';
 import { anthropicModelTraits } from './model-traits.js';
 
 /** Appended to `system` for `responseFormat: {type: 'json'}`: Anthropic has no schema-less JSON mode. */
@@ -21,7 +22,10 @@ export function anthropicOutputConfig(request: ProviderRequest): { output_config
   const config: Anthropic.OutputConfig = {};
   let instruction: string | undefined;
   const format = request.responseFormat;
-  if (format?.type === 'json_schema') config.format = { type: 'json_schema', schema: closedObjectSchema(format.schema) };
+  // Models without native structured output get the schema as a forced tool instead (json-tool.ts).
+  if (format?.type === 'json_schema') {
+    if (!usesJsonTool(request)) config.format = { type: 'json_schema', schema: closedObjectSchema(format.schema) };
+  }
   else if (format?.type === 'json') instruction = JSON_INSTRUCTION;
   // Before 4.6 the effort is the thinking budget (parameters.ts); `effort` is for adaptive models.
   if (request.reasoning && anthropicModelTraits(request.model).thinking === 'adaptive') config.effort = EFFORT[request.reasoning.effort] ?? 'medium';

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ProviderRequest } from '../types.js';
+import { usesJsonTool } from './json-tool.js';
 import type { AnthropicHistory } from './messages.js';
 import { anthropicModelTraits } from './model-traits.js';
 import { forcesToolUse } from './tools.js';
@@ -25,16 +26,18 @@ function thinkingFor(model: string, effort: string, maxTokens: number): Anthropi
  * in `output_config`), `{type: 'enabled', budget_tokens}` on 3.7 to 4.5 (1024 for minimal and low,
  * 2048 medium, 4096 high, kept below `max_tokens`; off when that leaves less than 1024), none on
  * older models. Thinking is left off when the request forces a tool (the API refuses the two
- * together) and when the last tool-calling turn of the history has no thinking blocks (it came from
- * another provider; the API requires that turn to open with one). `temperature`, `top_p` and `seed`
- * are dropped: API version 2026-10-21 rejects the first two, and there is no seed.
+ * together; the `json` tool of a structured answer on an older model is one) and when the last
+ * tool-calling turn of the history has no thinking blocks (it came from another provider; the API
+ * requires that turn to open with one). `temperature`, `top_p` and `seed` are dropped: API version
+ * 2026-10-21 rejects the first two, and there is no seed.
  */
 export function anthropicParameters(request: ProviderRequest, history: AnthropicHistory, maxTokens: number): Parameters {
   const out: Parameters = {};
   const stops = (request.stop ?? []).filter((s) => s.trim() !== '');
   if (stops.length > 0) out.stop_sequences = stops;
   if (request.user !== undefined) out.metadata = { user_id: request.user };
-  if (request.reasoning && !forcesToolUse(request.tools?.length ? request.toolChoice : undefined) && !history.toolTurnWithoutThinking) {
+  if (request.reasoning && !history.toolTurnWithoutThinking
+    && !forcesToolUse(request.tools?.length ? request.toolChoice : undefined) && !usesJsonTool(request)) {
     const thinking = thinkingFor(request.model, request.reasoning.effort, maxTokens);
     if (thinking) out.thinking = thinking;
   }

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ProviderStreamEvent } from '../types.js';
+import { JSON_TOOL_NAME } from './json-tool.js';
 
 type BlockEvent = Extract<ProviderStreamEvent, { type: 'delta' | 'thinking' | 'tool_call_start' | 'tool_call_delta' | 'tool_call_end' }>;
 
@@ -8,6 +9,8 @@ interface Block {
   block: Record<string, unknown>;
   /** For a tool_use block: its ordinal among this answer's tool calls, and its JSON so far. */
   ordinal?: number;
+  /** The forced `json` tool's block: its input is the answer, streamed as text. */
+  answer?: boolean;
   json?: string;
   sentArguments?: boolean;
 }
@@ -17,12 +20,20 @@ interface Block {
  * current block"). Tool calls get a per-stream ordinal (a text block at index 0 makes the first
  * tool_use index 1, which is tool call 0); a tool call with only `""` of input (or none) gets `{}`
  * when its block stops. The blocks are rebuilt as they were sent, so a turn with thinking can be
- * replayed verbatim.
+ * replayed verbatim. The forced `json` tool of a structured answer streams its input as text.
  */
 export class AnthropicBlockTracker {
   private readonly blocks = new Map<number, Block>();
   private tools = 0;
   private thinking = false;
+
+  /** `jsonTool`: the request's schema went as the forced `json` tool, whose input is the answer's text. */
+  constructor(private readonly jsonTool = false) {}
+
+  /** Tool calls seen so far (the `json` tool of a structured answer is not one). */
+  get toolCalls(): number {
+    return this.tools;
+  }
 
   *start(event: Anthropic.RawContentBlockStartEvent): Generator<BlockEvent> {
     const block = { ...(event.content_block as unknown as Record<string, unknown>) };
@@ -30,9 +41,14 @@ export class AnthropicBlockTracker {
     this.blocks.set(event.index, entry);
     switch (block.type) {
       case 'text':
-        if (typeof block.text === 'string' && block.text) yield { type: 'delta', text: block.text };
+        // With the json tool the answer is the tool's input; any prose around it is not part of it.
+        if (typeof block.text === 'string' && block.text && !this.jsonTool) yield { type: 'delta', text: block.text };
         break;
       case 'tool_use': {
+        if (this.jsonTool && block.name === JSON_TOOL_NAME) {
+          entry.answer = true;
+          break;
+        }
         entry.ordinal = this.tools++;
         // Input is normally `{}` here and streamed as JSON; programmatic calls may carry it whole.
         const given = block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
@@ -57,10 +73,15 @@ export class AnthropicBlockTracker {
     switch (delta.type) {
       case 'text_delta':
         if (entry) entry.block.text = String(entry.block.text ?? '') + delta.text;
-        if (delta.text) yield { type: 'delta', text: delta.text };
+        if (delta.text && !this.jsonTool) yield { type: 'delta', text: delta.text };
         break;
       case 'input_json_delta':
-        if (entry && entry.ordinal !== undefined) yield* this.arguments(entry, delta.partial_json);
+        if (entry?.answer) {
+          if (delta.partial_json) {
+            entry.sentArguments = true;
+            yield { type: 'delta', text: delta.partial_json };
+          }
+        } else if (entry && entry.ordinal !== undefined) yield* this.arguments(entry, delta.partial_json);
         break;
       case 'thinking_delta':
         if (entry) entry.block.thinking = String(entry.block.thinking ?? '') + delta.thinking;
@@ -77,6 +98,8 @@ export class AnthropicBlockTracker {
 
   *stop(event: Anthropic.RawContentBlockStopEvent): Generator<BlockEvent> {
     const entry = this.blocks.get(event.index);
+    // A json tool with no input at all answered `{}`.
+    if (entry?.answer && !entry.sentArguments) yield { type: 'delta', text: '{}' };
     if (!entry || entry.ordinal === undefined) return;
     if (!entry.sentArguments) yield* this.arguments(entry, '{}');
     try {

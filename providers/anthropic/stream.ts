@@ -5,6 +5,7 @@ import { sdkRequestOptions } from '../shared/request-options.js';
 import { truncatedStream } from '../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderStreamEvent } from '../types.js';
 import { anthropicBody } from './adapter-body.js';
+import { usesJsonTool } from './json-tool.js';
 import { anthropicFinishReason } from './response.js';
 import { AnthropicBlockTracker } from './stream-blocks.js';
 import { anthropicUsage, mergeUsageCounters, type AnthropicUsageCounters } from './usage.js';
@@ -35,10 +36,10 @@ export async function* streamAnthropic(ctx: AnthropicStreamContext, request: Pro
   }
   yield { type: 'open', requestId: response.headers.get('request-id') ?? undefined, rateLimit: readRateLimits(response.headers, ctx.now(), 'anthropic') };
 
-  const blocks = new AnthropicBlockTracker();
+  const jsonTool = usesJsonTool(request);
+  const blocks = new AnthropicBlockTracker(jsonTool);
   let counters: AnthropicUsageCounters = {};
   let stopReason: string | null | undefined;
-  let toolCalls = 0;
   let model: string | undefined;
   try {
     for await (const event of stream) {
@@ -48,7 +49,6 @@ export async function* streamAnthropic(ctx: AnthropicStreamContext, request: Pro
           counters = mergeUsageCounters({}, event.message.usage);
           break;
         case 'content_block_start':
-          if (event.content_block.type === 'tool_use') toolCalls++;
           yield* blocks.start(event);
           break;
         case 'content_block_delta':
@@ -65,7 +65,7 @@ export async function* streamAnthropic(ctx: AnthropicStreamContext, request: Pro
           const parts = blocks.thinkingBlocks();
           yield {
             type: 'finish',
-            finishReason: anthropicFinishReason(stopReason, toolCalls > 0),
+            finishReason: anthropicFinishReason(stopReason, blocks.toolCalls > 0, jsonTool),
             usage: anthropicUsage(counters),
             model,
             ...(parts ? { providerParts: { api: 'anthropic' as const, blocks: parts } } : {}),

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { JSONSchema, ToolChoice } from '../../src/types.js';
 import { bareSchema, closedObjectSchema } from '../shared/json-schema.js';
 import type { ProviderRequest, ProviderTool } from '../types.js';
+import { jsonTool, usesJsonTool } from './json-tool.js';
 import type { AnthropicHistory } from './messages.js';
 
 type ToolFields = Pick<Anthropic.MessageCreateParamsNonStreaming, 'tools' | 'tool_choice'>;
@@ -42,17 +43,24 @@ export function forcesToolUse(choice: ToolChoice | undefined): boolean {
  * `tools` and `tool_choice`. `none` is sent as `{type: "none"}` (tools stay, so a history with tool
  * blocks stays valid); a history that calls tools the request does not define gets a stand-in
  * definition for each, with `tool_choice: none`, because the API refuses tool blocks without `tools`.
+ * A JSON schema answer on a model without native structured output is the forced `json` tool.
  */
-export function anthropicTools(request: ProviderRequest, history: AnthropicHistory): ToolFields {
+export function anthropicTools(request: ProviderRequest, history: AnthropicHistory, where: { provider: string; model: string }): ToolFields {
   const tools = request.tools ?? [];
+  if (usesJsonTool(request)) {
+    const answer = jsonTool(request, where);
+    return { tools: [...historyTools(history), answer], tool_choice: { type: 'tool', name: answer.name } };
+  }
   if (tools.length > 0) {
     const choice = anthropicToolChoice(request.toolChoice, request.parallelToolCalls);
     return { tools: tools.map(anthropicTool), ...(choice ? { tool_choice: choice } : {}) };
   }
   if (!history.hasToolBlocks) return {};
+  return { tools: historyTools(history), tool_choice: { type: 'none' } };
+}
+
+function historyTools(history: AnthropicHistory): Anthropic.Tool[] {
+  if (!history.hasToolBlocks) return [];
   const names = history.toolNames.size > 0 ? [...history.toolNames] : ['tool'];
-  return {
-    tools: names.map((name) => ({ name, description: 'A tool this conversation used earlier.', input_schema: HISTORY_TOOL_SCHEMA as Anthropic.Tool.InputSchema })),
-    tool_choice: { type: 'none' },
-  };
+  return names.map((name) => ({ name, description: 'A tool this conversation used earlier.', input_schema: HISTORY_TOOL_SCHEMA as Anthropic.Tool.InputSchema }));
 }

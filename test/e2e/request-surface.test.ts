@@ -339,6 +339,68 @@ describe('structured output', () => {
   });
 });
 
+describe('structured output on a Claude model without native structured output', () => {
+  const Contact = z.object({ name: z.string(), email: z.string(), plan: z.enum(['Free', 'Pro', 'Enterprise']) });
+  const extract: Message = { role: 'user', content: 'Extract: John Smith (john@example.com) wants the Enterprise plan.' };
+  const john = { name: 'John Smith', email: 'john@example.com', plan: 'Enterprise' };
+  const legacy = { chains: { default: ['anthropic:claude-sonnet-4-20250514'] } };
+
+  it('asks for the schema as a forced json tool, never with thinking, and returns its input as the typed object', async () => {
+    const { router, anthropic } = setup(legacy);
+    up.script(ANTHROPIC_PATH, { status: 200, body: anthropicToolMessage([{ type: 'tool_use', id: 'toolu_J', name: 'json', input: john }]) });
+    const res = await router.chat({ messages: [extract], responseFormat: { type: 'json_schema', schema: Contact }, reasoning: { effort: 'high' } });
+    const plan: 'Free' | 'Pro' | 'Enterprise' = res.object!.plan;
+    expect(plan).toBe('Enterprise');
+    expect(res).toMatchObject({ object: john, toolCalls: [], finishReason: 'stop', text: JSON.stringify(john) });
+    expect(res.message).toEqual({ role: 'assistant', content: JSON.stringify(john) });
+    const [body] = bodies(ANTHROPIC_PATH);
+    expect(body.tools).toEqual([{ name: 'json', description: 'Respond with a JSON object.', input_schema: expect.objectContaining({ type: 'object', additionalProperties: false, required: ['name', 'email', 'plan'] }) }]);
+    expect(body.tool_choice).toEqual({ type: 'tool', name: 'json' });
+    expect(body.thinking).toBeUndefined();
+    expect(body.output_config).toBeUndefined();
+    expect(anthropic()).toBe(1);
+  });
+
+  it('streams the json tool\'s input as text and ends done with the object, no tool call in sight', async () => {
+    const { router } = setup(legacy);
+    up.script(ANTHROPIC_PATH, { sse: [anthropicMessageStart(), ...anthropicToolBlockSse(0, 'toolu_J', 'json', ['', '{"name":"John Smith",', '"email":"john@example.com","plan":"Enterprise"}']), ...anthropicSseEnd('tool_use')] });
+    const events = await collect(router.stream({ messages: [extract], responseFormat: { type: 'json_schema', schema: Contact } }));
+    expect(events.some((e) => e.type === 'tool_call' || e.type === 'tool_call_delta')).toBe(false);
+    expect(events.filter((e) => e.type === 'text').map((e) => (e as Extract<StreamEvent, { type: 'text' }>).delta).join('')).toBe(JSON.stringify(john));
+    const done = events.at(-1) as Extract<StreamEvent, { type: 'done' }>;
+    expect(done.type).toBe('done');
+    expect(done.result).toMatchObject({ object: john, toolCalls: [], finishReason: 'stop' });
+  });
+
+  it('throws invalid_output after exactly one request when the json tool\'s input does not match the schema', async () => {
+    const { router, anthropic } = setup(legacy);
+    up.script(ANTHROPIC_PATH, { status: 200, body: anthropicToolMessage([{ type: 'tool_use', id: 'toolu_J', name: 'json', input: { name: 'John Smith', plan: 'Gold' } }]) });
+    const err = await rejectionOf(router.chat({ messages: [extract], responseFormat: { type: 'json_schema', schema: Contact } }));
+    expect(err.kind).toBe('invalid_output');
+    expect(err.raw).toBe('{"name":"John Smith","plan":"Gold"}');
+    expect(anthropic()).toBe(1);
+  });
+
+  it('skips such a model without a request when the call also has tools, and answers from the next target', async () => {
+    const { router, openai, anthropic } = setup({ chains: { default: ['anthropic:claude-3-5-haiku-latest', 'openai:gpt-4o-mini'] } });
+    up.script(OPENAI_PATH, { status: 200, body: openaiCompletion(JSON.stringify(john)) });
+    const res = await router.chat({ messages: [extract], responseFormat: { type: 'json_schema', schema: Contact }, tools: [openaiWeatherTool] });
+    expect(res.provider).toBe('openai');
+    expect(res.attempts[0]).toMatchObject({ provider: 'anthropic', kind: 'unsupported', skipped: true });
+    expect([anthropic(), openai()]).toEqual([0, 1]);
+  });
+
+  it('keeps native output_config.format on models that have it', async () => {
+    const { router } = setup({ chains: { default: ['anthropic:claude-haiku-4-5'] } });
+    up.script(ANTHROPIC_PATH, { status: 200, body: anthropicMessage(JSON.stringify(john)) });
+    const res = await router.chat({ messages: [extract], responseFormat: { type: 'json_schema', schema: Contact } });
+    expect(res.object).toEqual(john);
+    const [body] = bodies(ANTHROPIC_PATH);
+    expect(body.output_config).toMatchObject({ format: { type: 'json_schema' } });
+    expect(body.tools).toBeUndefined();
+  });
+});
+
 describe('content parts and capabilities', () => {
   const picture: Message = { role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image', url: 'data:image/png;base64,iVBORw0KGgo=' }] };
 
