@@ -43,6 +43,16 @@ export const faultRuleSchema = z.object({
   afterChunks: z.number().int().nonnegative().optional(),
   /** `rate_limit`, `unavailable`, `overloaded`: the wait to advertise. @default 1000 for rate_limit, none otherwise */
   retryAfterMs: nonNegative.optional(),
+  /**
+   * `rate_limit`, `unavailable`, `overloaded`, `server_error`: send this `retry-after` value as it is
+   * instead of the advertised wait (a hint no parser should trust: `soon`, `-1`, 400 digits). @default none
+   */
+  retryAfterRaw: z.string().max(1_000).optional(),
+  /**
+   * Error faults (every one that answers with an error body, and `stream_error`'s frame): the message
+   * also echoes the request's API key in full, as an `openai-compatible` server or a proxy may. @default false
+   */
+  echoKey: z.boolean().optional(),
 }).strict().refine((r) => r.fromMs === undefined || r.untilMs === undefined || r.untilMs > r.fromMs, {
   message: 'untilMs must be after fromMs', path: ['untilMs'],
 });

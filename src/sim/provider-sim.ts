@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { anthropicWire } from './anthropic-wire.js';
+import { echoKeyInBody, echoKeyInFrame } from './echo-key.js';
 import { embeddingsBody, embeddingTokensOf, parseEmbeddings } from './embeddings.js';
 import { pickFault, REPLACING_FAULTS } from './faults.js';
 import { openAIHeaders, openAIWire } from './openai-wire.js';
@@ -43,6 +44,12 @@ function faultError(rule: FaultRule, key: string, rpm: number, model: string): S
   }
 }
 
+/** What a fault rule changes in the error it answers with: a raw `retry-after`, an echoed key. */
+interface ErrorDress {
+  rule?: FaultRule;
+  key?: string;
+}
+
 /** One request being answered: its number, ids, timers and the ways it can end. */
 interface Exchange {
   n: number;
@@ -53,7 +60,7 @@ interface Exchange {
   answerId: string;
   event: SimRequestEvent;
   decided(status: number | undefined, fault?: FaultKind): void;
-  fail(err: SimError, fault?: FaultKind, withLimits?: boolean): Promise<void>;
+  fail(err: SimError, fault?: FaultKind, withLimits?: boolean, dress?: ErrorDress): Promise<void>;
 }
 
 /**
@@ -127,8 +134,12 @@ export class ProviderSim {
       if (fault) bump(stats.byFault, fault);
       this.deps.onRequest?.({ ...event, status, fault });
     };
-    const fail = (err: SimError, fault?: FaultKind, withLimits = true) => {
+    const fail = (err: SimError, fault?: FaultKind, withLimits = true, dress: ErrorDress = {}) => {
       const rendered = this.wire.error(err, ctx);
+      if (dress.rule?.echoKey && dress.key) rendered.body = echoKeyInBody(rendered.body, dress.key);
+      if (dress.rule?.retryAfterRaw !== undefined && err.kind !== 'unauthorized' && err.kind !== 'insufficient_quota') {
+        rendered.headers = { ...rendered.headers, 'retry-after': dress.rule.retryAfterRaw };
+      }
       decided(rendered.status, fault);
       const mode = options.rateLimitHeaders ?? 'always';
       const limitsShown = withLimits && (mode === 'always' || (mode === 'success-and-429' && err.kind === 'rate_limited'));
@@ -154,7 +165,7 @@ export class ProviderSim {
       x.decided(undefined, 'hang');
       return Promise.resolve();
     }
-    return x.fail(faultError(rule, key ?? '', this.rpm[endpoint], model), rule.fault);
+    return x.fail(faultError(rule, key ?? '', this.rpm[endpoint], model), rule.fault, true, { rule, key });
   }
 
   /** Answers one chat request whose body has been read. */
@@ -213,14 +224,15 @@ export class ProviderSim {
 
     if (!request.stream) {
       // A plain request has no stream to break: the error frame becomes the status the API would send instead.
-      if (rule?.fault === 'stream_error') return x.fail({ kind: this.type === 'openai' ? 'server_error' : 'overloaded' }, 'stream_error');
+      if (rule?.fault === 'stream_error') return x.fail({ kind: this.type === 'openai' ? 'server_error' : 'overloaded' }, 'stream_error', true, { rule, key });
       x.decided(200, rule?.fault);
       const delayMs = x.baseMs + slowMs + perTokenMs * answer.outputTokens;
       const body = this.wire.completion(request, answer, ids);
       return rule?.fault === 'stream_cut' ? sendCutJson(x.scope, 200, headers, body, delayMs) : sendJson(x.scope, 200, headers, body, delayMs);
     }
     x.decided(200, rule?.fault);
-    const frames = this.wire.stream(request, answer, ids);
+    let frames = this.wire.stream(request, answer, ids);
+    if (rule?.fault === 'stream_error' && rule.echoKey && key) frames = { ...frames, error: echoKeyInFrame(frames.error, key) };
     const afterChunks = Math.min(rule?.afterChunks ?? PROVIDER_DEFAULTS.afterChunks, frames.chunks.length);
     return sendStream(x.scope, headers, frames, {
       firstByteMs: x.baseMs + slowMs,
@@ -256,7 +268,7 @@ export class ProviderSim {
       const limit = window === 'requests' ? snapshot.requests.limit : snapshot.tokens.limit;
       return x.fail({ kind: 'rate_limited', window, tooLarge, waitMs, limit, used, requested, model: request.model });
     }
-    if (rule?.fault === 'stream_error') return x.fail({ kind: 'server_error' }, 'stream_error');
+    if (rule?.fault === 'stream_error') return x.fail({ kind: 'server_error' }, 'stream_error', true, { rule, key });
     this.serving++;
     res.once('close', () => this.serving--);
     stats.embeddings.tokens += tokens;

@@ -5,7 +5,7 @@ import { fakeAnswer } from '../../src/answers/index.js';
 import type { FaultRule, SimulatorOptions } from '../../src/sim/index.js';
 import { splitPieces } from '../../src/sim/sim-request.js';
 import { VirtualClock } from '../support/virtual-clock.js';
-import { OPENAI_KEY, anthropicClient, errorOf, openAIClient, useSimulators, user } from './helpers.js';
+import { ANTHROPIC_KEY, OPENAI_KEY, anthropicClient, errorOf, openAIClient, useSimulators, user } from './helpers.js';
 
 const start = useSimulators();
 const messages = user('Tell me about retries');
@@ -48,6 +48,24 @@ describe('HTTP faults, as the SDKs see them', () => {
     const message: string = (await errorOf(plainOpenAI(auth.openai))).error.message;
     expect(message).toContain(`Incorrect API key provided: ${OPENAI_KEY.slice(0, 8)}***`);
     expect(message).not.toContain(OPENAI_KEY);
+  });
+
+  it('echoes the full key in an error body or a stream error frame with echoKey, on both APIs', async () => {
+    const { openai, anthropic } = await withFault({ fault: 'unauthorized', echoKey: true });
+    expect((await errorOf(plainOpenAI(openai))).error.message).toContain(`(key: ${OPENAI_KEY})`);
+    expect((await errorOf(plainAnthropic(anthropic))).error.error.message).toContain(`(key: ${ANTHROPIC_KEY})`);
+    const framed = await withFault({ fault: 'stream_error', afterChunks: 1, echoKey: true });
+    const stream = await framed.openai.chat.completions.create({ model: OPENAI_MODEL, messages, stream: true });
+    const err = await errorOf((async () => {
+      for await (const _chunk of stream) { /* drain */ }
+    })());
+    expect(err.error.message).toContain(`(key: ${OPENAI_KEY})`);
+  });
+
+  it('sends retryAfterRaw as the retry-after header verbatim', async () => {
+    const { openai, anthropic } = await withFault({ fault: 'rate_limit', retryAfterRaw: 'soon' });
+    expect((await errorOf(plainOpenAI(openai))).headers.get('retry-after')).toBe('soon');
+    expect((await errorOf(plainAnthropic(anthropic))).headers.get('retry-after')).toBe('soon');
   });
 
   it('names the request id inside an OpenAI 500 message, as the real one does', async () => {
