@@ -6,16 +6,18 @@ import { createRouter, type Router } from '../../src/router.js';
 import { mulberry32, startSimulator, type Simulator } from '../../src/sim/index.js';
 import { fakeRequests, VirtualClock } from '../../src/testing/index.js';
 import type { ChatRequest } from '../../src/types.js';
-import { captureLogger } from '../support/capture-logger.js';
+import { captureLogger, KEY_SHAPED } from '../support/capture-logger.js';
 import { until } from '../support/until.js';
 
 /**
  * A seeded, bounded chaos run: a few thousand mixed calls (chat, stream, idempotent, aborted,
- * deadlined, with tools and JSON) against every fault the simulator has, through the real SDKs. It
- * checks invariants, never timings: every call settles with a result or a typed RouterError, nothing
- * is left behind after close() (no timer, no request, no listener on a caller's signal), no API key
- * appears in any error or cause (the setup file checks every log line), and no idempotency key is
- * answered twice.
+ * deadlined, with tools and JSON) through the real SDKs against a fault mix: 500s, 503s, overloaded,
+ * 429s with a good or a garbage retry-after, insufficient_quota, 401s, resets, hangs, cut streams,
+ * mid-stream error frames and broken JSON; the 500s, 401s and error frames echo the API key in full.
+ * It checks invariants, never timings: every call settles with a result or a typed RouterError,
+ * nothing is left behind after close() (no timer, no request, no socket, no listener on a caller's
+ * signal), no API key (in full or key-shaped) appears in any printed error, cause or interrupted
+ * stream's error (the setup file checks every log line), and no idempotency key is answered twice.
  */
 const SEED = 20261201;
 const CALLS = 3_000;
@@ -25,16 +27,19 @@ const ANTHROPIC_KEY = 'sk-ant-api03-CHAOSkeyANTHROPIC0123456789abcdef';
 const KINDS = new Set<string>(ERROR_KINDS);
 
 const faults = [
-  { fault: 'server_error', probability: 0.05 },
+  { fault: 'server_error', probability: 0.05, echoKey: true },
   { fault: 'unavailable', probability: 0.05 },
   { fault: 'overloaded', probability: 0.04 },
-  { fault: 'rate_limit', probability: 0.07, retryAfterMs: 150 },
+  { fault: 'rate_limit', probability: 0.05, retryAfterMs: 150 },
+  { fault: 'rate_limit', probability: 0.01, retryAfterMs: 150, retryAfterRaw: 'soon' },
+  { fault: 'rate_limit', probability: 0.01, retryAfterMs: 150, retryAfterRaw: '-3' },
+  { fault: 'insufficient_quota', probability: 0.003 },
   { fault: 'reset', probability: 0.03 },
   { fault: 'hang', probability: 0.02 },
   { fault: 'stream_cut', probability: 0.06, stream: true },
-  { fault: 'stream_error', probability: 0.05, stream: true },
+  { fault: 'stream_error', probability: 0.05, stream: true, echoKey: true },
   { fault: 'invalid_json', probability: 0.03 },
-  { fault: 'unauthorized', probability: 0.005 },
+  { fault: 'unauthorized', probability: 0.005, echoKey: true },
 ] as const;
 
 let sim: Simulator;
@@ -60,6 +65,7 @@ beforeAll(async () => {
     chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-haiku-4-5'], anthropic: ['anthropic:claude-haiku-4-5', 'openai:gpt-4o-mini'] },
     retry: { maxAttempts: 2, baseDelayMs: 20, maxDelayMs: 200, maxInlineWaitMs: 1_000 },
     breaker: { resetTimeoutMs: 500, windowMs: 2_000 },
+    quota: { parkMs: 1_000 },
   }, { logger: log.logger, clock, random: mulberry32(SEED) });
   // Virtual time moves on its own while calls are out, so a hung request meets its timeout.
   ticker = (async () => {
@@ -75,9 +81,10 @@ afterAll(async () => {
 
 type Outcome = { ok: true } | { ok: false; error: unknown };
 
+/** Everything a developer would print of an error: util.inspect, JSON, and every cause's message and stack. */
 function printed(err: unknown): string {
-  const parts = [inspect(err, { depth: 8 })];
-  for (let c: unknown = err; c; c = (c as { cause?: unknown }).cause) parts.push(String((c as Error).stack ?? c));
+  const parts = [inspect(err, { depth: 8 }), JSON.stringify(err)];
+  for (let c: unknown = err; c; c = (c as { cause?: unknown }).cause) parts.push(String((c as Error).message), String((c as Error).stack ?? c));
   return parts.join('\n');
 }
 
@@ -89,6 +96,7 @@ describe('chaos: mixed calls against every fault', () => {
     process.on('unhandledRejection', onUnhandled);
     const signals: AbortSignal[] = [];
     const outcomes: Outcome[] = [];
+    const interruptions: unknown[] = [];
     const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
     const one = async (i: number): Promise<Outcome> => {
@@ -118,6 +126,7 @@ describe('chaos: mixed calls against every fault', () => {
         for await (const ev of router.stream(request)) {
           if (ev.type === 'done' || ev.type === 'interrupted') {
             terminal = ev.type;
+            if (ev.type === 'interrupted') interruptions.push(ev.error);
             if (ev.type === 'interrupted' && !isRouterError(ev.error)) return { ok: false, error: ev.error };
           }
           if (random() < 0.01) break; // a consumer that walks away
@@ -140,10 +149,15 @@ describe('chaos: mixed calls against every fault', () => {
     // Not a vacuous run: a fault mix this heavy fails many calls, and still answers a good share of them.
     expect(outcomes.filter((o) => o.ok).length).toBeGreaterThan(CALLS * 0.4);
     expect(errors.length).toBeGreaterThan(CALLS * 0.05);
-    for (const err of errors) {
+    // The keys were echoed in full (500s, 401s, error frames), in errors that failed calls and in
+    // errors that interrupted streams; none is printed, in full or in part.
+    expect(sim.stats().providers.openai!.byFault).toMatchObject({ server_error: expect.any(Number), stream_error: expect.any(Number), unauthorized: expect.any(Number), insufficient_quota: expect.any(Number) });
+    expect(interruptions.length).toBeGreaterThan(0);
+    for (const err of [...errors, ...interruptions]) {
       const text = printed(err);
       expect(text).not.toContain(OPENAI_KEY);
       expect(text).not.toContain(ANTHROPIC_KEY);
+      expect(text).not.toMatch(KEY_SHAPED);
     }
 
     await router.close();
@@ -152,6 +166,7 @@ describe('chaos: mixed calls against every fault', () => {
     // Nothing of ours left: no timer on the router's clock, no request at the upstream, no listener on a caller's signal.
     expect(clock.pendingTimers).toBe(0);
     await until(() => sim.stats().inFlight === 0, 'every request to end at the simulator');
+    await until(() => sim.stats().connections.open === 0, 'every socket to the simulator to close');
     for (const signal of signals) expect(getEventListeners(signal, 'abort')).toHaveLength(0);
     await new Promise((resolve) => setImmediate(resolve));
     process.off('unhandledRejection', onUnhandled);

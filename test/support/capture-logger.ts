@@ -6,7 +6,7 @@ import { REDACT_PATHS } from '../../src/observe/redact.js';
 export const keyLeaks: string[] = [];
 
 // The tests' keys all look like real ones (`sk-...`); a log line may say `sk-[REDACTED]`, nothing more.
-const KEY_SHAPED = /\bsk-(?!\[REDACTED\])[A-Za-z0-9_*-]{3,}/;
+export const KEY_SHAPED = /\bsk-(?!\[REDACTED\])[A-Za-z0-9_*-]{3,}/;
 
 /** A pino logger writing into memory, with the same redaction the default logger has. */
 export function captureLogger(level = 'trace'): { logger: Logger; lines: string[]; records: () => Array<Record<string, any>> } {
