@@ -13,6 +13,7 @@ import { embedChainProblem } from './calls/embed-chain.js';
 import { streamCall, type StreamEvent } from './calls/stream.js';
 import { systemClock, type Clock } from './clock.js';
 import { resolveConfig, type ResolvedConfig, type SwitchyardConfig } from './config/index.js';
+import { providerSecrets, urlPassword } from './config/secret-fields.js';
 import { RouterError } from './errors.js';
 import { EventHub, type Listener, type RouterEventName } from './observe/events.js';
 import { createLogger, type Logger } from './observe/logger.js';
@@ -132,7 +133,11 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     stallGuard: new StallGuard(clock),
     random: options.random ?? Math.random,
     retryPolicy: { ...resolved.retry, parkMs: resolved.quota.parkMs },
-    redact: secretRedactor(Object.values(resolved.providers).map((p) => p.resolvedApiKey)),
+    // Keys, header and query values (where credentials go), the Redis password: none reaches an error.
+    redact: secretRedactor([
+      ...Object.values(resolved.providers).flatMap(providerSecrets),
+      resolved.store.type === 'redis' ? urlPassword(resolved.store.url) : undefined,
+    ]),
   };
   const tenants = new Tenants(resolved.tenants);
   const pools = new PoolOrder();

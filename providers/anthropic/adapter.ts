@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
+import { providerSecrets } from '../../src/config/secret-fields.js';
 import { secretRedactor } from '../../src/observe/redact.js';
 import { DEFAULTS, SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
 import { httpFetch } from '../shared/http-fetch.js';
@@ -23,7 +24,7 @@ export { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
  */
 export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock } = ctx;
-  const redact = secretRedactor([provider.resolvedApiKey]);
+  const redact = secretRedactor(providerSecrets(provider));
   const transport = (provider.transport ?? DEFAULTS.provider.transport) === 'fetch' ? undefined : httpFetch();
   const client = new Anthropic({
     apiKey: provider.resolvedApiKey ?? null,

@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
+import { providerSecrets } from '../../src/config/secret-fields.js';
 import { secretRedactor } from '../../src/observe/redact.js';
 import { httpFetch } from '../shared/http-fetch.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
@@ -29,7 +30,7 @@ export const OPENAI_MAX_EMBEDDING_TOKENS = 300_000;
 export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock } = ctx;
   const compatible = provider.type === 'openai-compatible';
-  const redact = secretRedactor([provider.resolvedApiKey]);
+  const redact = secretRedactor(providerSecrets(provider));
   const transport = (provider.transport ?? DEFAULTS.provider.transport) === 'fetch' ? undefined : httpFetch();
   const client = openAIClient(provider, ctx.logger, transport?.fetch);
   const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { RouterError } from '../errors.js';
 import { configSchema, type ParsedConfig, type ProviderConfig } from './schema.js';
+import { maskedWhenPrinted, storeMaskedWhenPrinted } from './secret-fields.js';
 
 /** One (provider, model) step of a chain, with its per-target options resolved. */
 export interface Target {
@@ -50,14 +51,17 @@ export function splitTarget(ref: string): { provider: string; model: string } {
 
 /**
  * A provider whose keys (a literal `apiKey`, the `resolvedApiKey` read from `apiKeyEnv`) are readable
- * by the adapter but hidden from `JSON.stringify`, `util.inspect` and spreads: a config printed in a
- * log or an error report must not carry a key.
+ * by the adapter but hidden from `JSON.stringify`, `util.inspect` and spreads, and whose `headers`
+ * and `query` (where credentials go) print with their values masked: a config printed in a log or
+ * an error report must not carry a secret.
  */
 function withHiddenKeys(provider: Omit<ResolvedProvider, 'resolvedApiKey'>, apiKey: string | undefined, resolvedApiKey: string | undefined): ResolvedProvider {
   const out = provider as ResolvedProvider;
   delete (out as { apiKey?: string }).apiKey;
   Object.defineProperty(out, 'apiKey', { value: apiKey, enumerable: false });
   Object.defineProperty(out, 'resolvedApiKey', { value: resolvedApiKey, enumerable: false });
+  if (out.headers) maskedWhenPrinted(out.headers);
+  if (out.query) maskedWhenPrinted(out.query);
   return out;
 }
 
@@ -112,5 +116,7 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
   }
 
   if (problems.length > 0) throw configError(problems);
+  // A Redis URL may carry its password: printed, it is masked; the store still connects with it.
+  if (config.store.type === 'redis') storeMaskedWhenPrinted(config.store);
   return { ...config, providers, chains };
 }

@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../clock.js';
 import type { SwitchyardConfig, Target } from '../config/index.js';
+import { providerSecrets } from '../config/secret-fields.js';
 import { RouterError } from '../errors.js';
 import { secretRedactor } from '../observe/redact.js';
 import { createRouter, type Router, type RouterOptions } from '../router.js';
@@ -95,7 +96,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   // Interleaved so every target advances at the same pace and the progress bar is representative.
   for (const evalCase of cases) for (let r = 0; r < repeat; r++) for (const target of targets) jobs.push({ evalCase, target, repeat: r });
   const prices = router.config.prices;
-  const redact = secretRedactor(Object.values(router.config.providers).map((p) => p.resolvedApiKey));
+  const redact = secretRedactor(Object.values(router.config.providers).flatMap(providerSecrets));
   const startedAtMs = clock.now();
   const tally = { done: 0, passed: 0, failed: 0, errored: 0 };
   let runs: RunRecord[];

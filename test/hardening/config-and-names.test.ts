@@ -1,8 +1,10 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/index.js';
+import { maskURLPassword } from '../../src/config/secret-fields.js';
 import { RouterError } from '../../src/errors.js';
 import { createRouter } from '../../src/router.js';
+import { memoryStore } from '../../src/store/memory-store.js';
 import { fakeRequests } from '../../src/testing/index.js';
 import { captureLogger } from '../support/capture-logger.js';
 
@@ -58,6 +60,46 @@ describe('API keys stay out of printed configs', () => {
     } finally {
       await router.close();
     }
+  });
+});
+
+describe('secrets in headers, query and the Redis URL stay out of printed configs', () => {
+  it('prints router.config with the Redis password and every header and query value masked, and keeps them usable', async () => {
+    const router = createRouter({
+      providers: {
+        azure: {
+          type: 'openai', apiKey: 'sk-x-0123456789', baseURL: 'https://res.openai.azure.com/openai', azure: true,
+          headers: { 'x-gateway-token': 'gw-header-secret-0123' }, query: { 'api-version': '2024-10-21', sig: 'query-secret-4567' },
+        },
+      },
+      chains: { default: ['azure:gpt-4o'] },
+      store: { type: 'redis', url: 'redis://default:redis-pass-8910@127.0.0.1:6379/0' },
+    }, { store: memoryStore(), logger: captureLogger().logger });
+    try {
+      const printed = [JSON.stringify(router.config), inspect(router.config, { depth: 10 }), JSON.stringify({ ...router.config.providers.azure }), inspect(router, { depth: 10 })];
+      for (const text of printed) {
+        for (const secret of ['gw-header-secret-0123', 'query-secret-4567', 'redis-pass-8910']) expect(text).not.toContain(secret);
+      }
+      expect(JSON.stringify(router.config.store)).toContain('redis://default:[REDACTED]@127.0.0.1:6379/0');
+      expect(JSON.parse(JSON.stringify(router.config.providers.azure)).headers).toEqual({ 'x-gateway-token': '[REDACTED]' });
+      // The code that needs them still reads them in full.
+      expect(router.config.store).toMatchObject({ url: 'redis://default:redis-pass-8910@127.0.0.1:6379/0' });
+      expect(Object.entries(router.config.providers.azure!.headers!)).toEqual([['x-gateway-token', 'gw-header-secret-0123']]);
+      expect({ ...router.config.providers.azure!.query }).toEqual({ 'api-version': '2024-10-21', sig: 'query-secret-4567' });
+    } finally {
+      await router.close();
+    }
+  });
+});
+
+describe('maskURLPassword', () => {
+  it.each([
+    ['redis://:pw-0123@127.0.0.1:6379', 'redis://:[REDACTED]@127.0.0.1:6379'],
+    ['rediss://user:pw-0123@redis.example.com:6380/2', 'rediss://user:[REDACTED]@redis.example.com:6380/2'],
+    ['redis://127.0.0.1:6379/0?password=pw-0123&db=1', 'redis://127.0.0.1:6379/0?password=[REDACTED]&db=1'],
+    ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6379'],
+  ])('masks %s as %s', (url, masked) => {
+    expect(maskURLPassword(url)).toBe(masked);
   });
 });
 

@@ -68,6 +68,24 @@ describe('an API key echoed by the upstream never reaches a printed error or its
     expect(printed(err)).not.toContain(key);
   });
 
+  it('hides header and query values (where credentials go) that an upstream echoes, and still sends them', async () => {
+    const token = 'gw-header-secret-0123';
+    const sig = 'query-secret-4567';
+    const { router } = setup({
+      providers: { local: { type: 'openai-compatible', apiKey: 'local-key-0123456789', baseURL: `${up.url}/v1`, headers: { 'x-gateway-token': token }, query: { sig } } },
+      chains: { default: ['local:llama3'] }, retry: { maxAttempts: 1 },
+    });
+    up.script(OPENAI_PATH, { status: 401, body: { error: { message: `token ${token} with sig=${sig} refused`, type: 'invalid_request_error', param: null, code: null } } });
+    const err = await rejectionOf(router.chat(ask()));
+    expect(err.kind).toBe('auth');
+    expect(up.requests[0]!.headers['x-gateway-token']).toBe(token);
+    expect(up.requests[0]!.query).toBe(`sig=${sig}`);
+    const text = printed(err);
+    expect(text).toContain('refused');
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(sig);
+  });
+
   it('hides a key echoed in a mid-stream error frame', async () => {
     const { router } = setup({ chains: { default: ['openai:gpt-4o-mini'] } });
     const frame = `data: ${JSON.stringify({ error: { message: `bad key ${OPENAI_KEY}`, type: 'invalid_request_error', param: null, code: null } })}`;

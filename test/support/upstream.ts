@@ -15,6 +15,8 @@ export type Reply =
 export interface SeenRequest {
   method: string;
   path: string;
+  /** The query string, without its `?` ('' when none; absent in requests a test builds by hand). */
+  query?: string;
   headers: IncomingMessage['headers'];
   body: any;
   at: number;
@@ -86,8 +88,8 @@ export class Upstream {
     try {
       body = raw ? JSON.parse(raw) : undefined;
     } catch {}
-    const path = (req.url ?? '/').split('?')[0]!;
-    const seen: SeenRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, at: Date.now() };
+    const [path, query = ''] = (req.url ?? '/').split('?') as [string, string?];
+    const seen: SeenRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body, at: Date.now() };
     const n = this.requests.push(seen);
     this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
     res.on('close', () => {
