@@ -12,7 +12,7 @@ import { providerRequest } from './provider-request.js';
 export function chatTokens(call: Call, target: TargetRuntime, payload: ProviderRequest): TokenEstimate {
   const { limits } = target.chat.budget;
   const needsTokenizer = limits.tpm !== undefined || limits.itpm !== undefined || call.tenant.budget?.limits.tpm !== undefined;
-  return { input: promptTokenEstimate(payload, needsTokenizer ? target.countTokens : undefined), output: payload.maxTokens ?? target.reserveOutputTokens };
+  return { input: promptTokenEstimate(payload, needsTokenizer ? target.tokenCount() : undefined), output: payload.maxTokens ?? target.reserveOutputTokens };
 }
 
 /** A chat answer with its `responseFormat` object, parsed inside the attempt so the decision table sees `invalid_output`. */

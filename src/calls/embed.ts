@@ -20,7 +20,7 @@ const BATCH_CONCURRENCY = 4;
 /** Input tokens as the provider's limiter counts them; embeddings reserve no output. */
 function embedTokens(call: Call, target: TargetRuntime, payload: ProviderEmbedRequest): TokenEstimate {
   const needsTokenizer = target.embeddings.budget.limits.tpm !== undefined || call.tenant.budget?.limits.tpm !== undefined;
-  const count = needsTokenizer ? target.countTokens : heuristicTokens;
+  const count = needsTokenizer ? target.tokenCount() : heuristicTokens;
   let total = 0;
   for (const text of payload.input) total += count(text);
   return { input: total, output: 0 };

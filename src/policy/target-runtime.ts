@@ -2,7 +2,6 @@ import type { ProviderAdapter } from '../../providers/types.js';
 import { capabilitiesOf, type Capabilities } from '../calls/capabilities.js';
 import { DEFAULTS, STREAM_LEASE_TTL_MS } from '../config/defaults.js';
 import type { ResolvedConfig, ResolvedProvider, Target } from '../config/index.js';
-import type { CountTokens } from '../decide/token-estimate.js';
 import type { BudgetLimits } from '../store/state-store.js';
 import type { RateLimitSnapshot } from '../types.js';
 import type { AdaptiveThrottle } from './adaptive-throttle.js';
@@ -10,7 +9,7 @@ import { BudgetLevel } from './budget-level.js';
 import type { Breakers } from './breakers.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { paced } from './pacing.js';
-import { tokenCounter } from './tokenizers.js';
+import { tokenCounter, type TokenCounter } from './tokenizers.js';
 
 /** One budget an attempt must fit in: a tenant's, or a target endpoint's. */
 export interface Budget {
@@ -64,8 +63,8 @@ export interface TargetRuntime {
   readonly leaseTtlMs: number;
   /** A stream's (it has no overall bound, only an idle one). */
   readonly streamLeaseTtlMs: number;
-  /** Counts a prompt the way this provider's limiter charges it (only asked when a TPM budget needs it). */
-  readonly countTokens: CountTokens;
+  /** A count for one estimate, the way this provider's limiter charges (only asked when a TPM budget needs it). */
+  readonly tokenCount: TokenCounter;
   /** Output tokens a call without `maxTokens` reserves against TPM. */
   readonly reserveOutputTokens: number;
   /** What requests this target can carry (tools, images, files, JSON schemas, embeddings). */
@@ -121,7 +120,7 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
         maxQueueMs: provider.limits?.maxQueueMs ?? config.retry.maxInlineWaitMs,
         leaseTtlMs: timeoutMs * 2 + 1_000,
         streamLeaseTtlMs: STREAM_LEASE_TTL_MS,
-        countTokens: tokenCounter(target.model, provider.limits?.tokenizer ?? DEFAULTS.limits.tokenizer, adapter.traits.tokenCounting === 'characters'),
+        tokenCount: tokenCounter(target.model, provider.limits?.tokenizer ?? DEFAULTS.limits.tokenizer, adapter.traits.tokenCounting === 'characters'),
         reserveOutputTokens: adapter.traits.defaultMaxTokens ?? provider.limits?.reserveOutputTokens ?? DEFAULTS.limits.reserveOutputTokens,
         capabilities: capabilitiesOf(provider, adapter.traits),
       };

@@ -44,23 +44,55 @@ export function boundedCount(exact: CountTokens, text: string): number {
   return Math.ceil((sampled / (2 * EXACT_CHARS)) * text.length * SAMPLE_MARGIN);
 }
 
+/** Characters one estimate tokenizes in all: one long text's two samples, shared by every text of a prompt or an embed call. */
+export const ESTIMATE_BUDGET_CHARS = 2 * EXACT_CHARS;
+
+/** Characters `boundedCount` tokenizes for a text this long. */
+function boundedCost(length: number): number {
+  if (length <= EXACT_CHARS) return length;
+  return EXACT_CHARS + Math.min(EXACT_CHARS, length - Math.floor(length / 2));
+}
+
 /**
- * The token counter for a target's TPM budget, always synchronous and bounded in cost. OpenAI-speaking
- * providers: characters / 4, which is what their limiter charges. Only a prompt with non-ASCII
- * characters (CJK text runs near a token a character, far above characters / 4) is also counted with
- * tiktoken where an encoding fits the model (`auto`), and the higher count wins. The encoding loads
- * in the background the first time such a prompt comes; until it is ready the heuristic stands in.
- * Other providers: the heuristic, which errs high.
+ * A count for one estimate (one prompt's messages, parts and tools, or one embed call's inputs):
+ * texts go through `boundedCount` while the estimate's budget of tokenized characters lasts, and the
+ * rest through the heuristic, which errs high. So 2,000 short CJK messages cost what one long text
+ * does, not 2,000 samples; a single text is counted exactly as `boundedCount` counts it.
  */
-export function tokenCounter(model: string, mode: 'auto' | 'heuristic', speaksOpenAI: boolean): CountTokens {
-  if (!speaksOpenAI) return heuristicTokens;
-  const encoding = mode === 'auto' ? encodingFor(model) : undefined;
-  if (!encoding) return openAILimiterTokens;
+export function budgetedCount(exact: CountTokens, budgetChars = ESTIMATE_BUDGET_CHARS): CountTokens {
+  let left = budgetChars;
   return (text) => {
-    const floor = openAILimiterTokens(text);
-    if (!NON_ASCII.test(text)) return floor;
+    const cost = boundedCost(text.length);
+    if (cost > left) return heuristicTokens(text);
+    left -= cost;
+    return boundedCount(exact, text);
+  };
+}
+
+/** Makes a fresh count for one estimate; every text of that estimate shares its sampling budget. */
+export type TokenCounter = () => CountTokens;
+
+/**
+ * The token counter for a target's TPM budget, always synchronous and bounded in cost per estimate.
+ * OpenAI-speaking providers: characters / 4, which is what their limiter charges. Only a text with
+ * non-ASCII characters (CJK text runs near a token a character, far above characters / 4) is also
+ * counted with tiktoken where an encoding fits the model (`auto`), within the estimate's budget, and
+ * the higher count wins. The first such text starts loading the encoding; its ranks are parsed on
+ * the event loop (once per process, about 0.6 s for o200k), and until it is ready the heuristic
+ * stands in. Other providers: the heuristic, which errs high.
+ */
+export function tokenCounter(model: string, mode: 'auto' | 'heuristic', speaksOpenAI: boolean): TokenCounter {
+  if (!speaksOpenAI) return () => heuristicTokens;
+  const encoding = mode === 'auto' ? encodingFor(model) : undefined;
+  if (!encoding) return () => openAILimiterTokens;
+  return () => {
     const exact = ready.get(encoding);
-    if (!exact) void loadEncoding(encoding);
-    return Math.max(floor, exact ? boundedCount(exact, text) : heuristicTokens(text));
+    const sampled = exact ? budgetedCount(exact) : undefined;
+    return (text) => {
+      const floor = openAILimiterTokens(text);
+      if (!NON_ASCII.test(text)) return floor;
+      if (!sampled) void loadEncoding(encoding);
+      return Math.max(floor, sampled ? sampled(text) : heuristicTokens(text));
+    };
   };
 }
