@@ -31,7 +31,8 @@ export function selectTargets(chainTargets: readonly Target[], chain: string, se
  */
 export function withEvalChains(config: SwitchyardConfig, chain: string, selectors?: readonly string[], env?: NodeJS.ProcessEnv): { config: SwitchyardConfig; targets: Target[] } {
   const resolved = resolveConfig(config, env);
-  const chainTargets = resolved.chains[chain];
+  // A chain name comes from the caller (`--chain constructor`): only the config's own chains count.
+  const chainTargets = Object.hasOwn(resolved.chains, chain) ? resolved.chains[chain] : undefined;
   if (!chainTargets) {
     throw new RouterError('invalid_request', `unknown chain "${chain}" (declared: ${Object.keys(resolved.chains).join(', ')})`);
   }

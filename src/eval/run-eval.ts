@@ -61,10 +61,11 @@ function positiveInt(name: string, value: number): number {
 function prepare(options: EvalOptions, chain: string): { router: Router; targets: Target[]; owned: boolean } {
   if (options.router) {
     const router = options.router;
-    const chainTargets = router.config.chains[chain];
+    const chains = router.config.chains;
+    const chainTargets = Object.hasOwn(chains, chain) ? chains[chain] : undefined;
     if (!chainTargets) throw new RouterError('invalid_request', `unknown chain "${chain}" (declared: ${Object.keys(router.config.chains).join(', ')})`);
     const targets = selectTargets(chainTargets, chain, options.targets);
-    const missing = targets.filter((t) => !router.config.chains[evalChainName(t)]);
+    const missing = targets.filter((t) => !Object.hasOwn(chains, evalChainName(t)));
     if (missing.length > 0) {
       throw new RouterError('invalid_request', `the router has no eval chain for ${missing.map((t) => t.key).join(', ')}: build it from withEvalChains(config, chain)`);
     }

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/index.js';
 import { maskURLPassword } from '../../src/config/secret-fields.js';
 import { RouterError } from '../../src/errors.js';
+import { priceFor } from '../../src/eval/cost.js';
+import { withEvalChains } from '../../src/eval/eval-chains.js';
+import { runEval } from '../../src/eval/run-eval.js';
 import { createRouter } from '../../src/router.js';
 import { memoryStore } from '../../src/store/memory-store.js';
 import { fakeRequests } from '../../src/testing/index.js';
@@ -143,5 +146,35 @@ describe('an answer stands whatever the store does after it', () => {
     } finally {
       await router.close();
     }
+  });
+});
+
+describe('eval looks chains and prices up by own name only', () => {
+  const evalConfig = { providers: { p: { type: 'fake' as const, respond: () => ({ text: 'yes' }) } }, chains: { main: ['p:toString', 'p:m'] } };
+  const evalCases = [{ id: 'one', prompt: 'one', expect: { equals: 'yes' } }];
+  const routerOptions = { logger: captureLogger().logger };
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('refuses chain "%s" with invalid_request, from a config or a router', async (chain) => {
+    const fromConfig = await runEval({ config: evalConfig, chain, cases: evalCases, routerOptions }).catch((e: unknown) => e);
+    expect(fromConfig).toBeInstanceOf(RouterError);
+    expect(fromConfig).toMatchObject({ kind: 'invalid_request', message: expect.stringContaining(`unknown chain "${chain}"`) });
+    const router = createRouter(withEvalChains(evalConfig, 'main').config, routerOptions);
+    try {
+      const fromRouter = await runEval({ router, chain, cases: evalCases }).catch((e: unknown) => e);
+      expect(fromRouter).toMatchObject({ kind: 'invalid_request', message: expect.stringContaining(`unknown chain "${chain}"`) });
+    } finally {
+      await router.close();
+    }
+  });
+
+  it('prices a model named toString by its own entry, and leaves an unpriced one unpriced', async () => {
+    const price = { inputPerMTok: 2, outputPerMTok: 3 };
+    const priced = await runEval({ config: { ...evalConfig, prices: { toString: price } }, chain: 'main', targets: ['p:toString'], cases: evalCases, routerOptions });
+    const usage = priced.runs[0]!.usage!;
+    expect(usage.inputTokens).toBeGreaterThan(0);
+    expect(priced.targets[0]).toMatchObject({ key: 'p:toString', price, costUsd: (usage.inputTokens * 2 + usage.outputTokens * 3) / 1_000_000 });
+    const unpriced = await runEval({ config: evalConfig, chain: 'main', cases: evalCases, routerOptions });
+    expect(unpriced.targets.map((t) => [t.key, t.price, t.costUsd])).toEqual([['p:toString', null, null], ['p:m', null, null]]);
+    expect(priceFor({}, { key: 'p:constructor', model: 'constructor' })).toBeUndefined();
   });
 });
