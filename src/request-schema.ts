@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { MAX_TIMER_MS } from './clock.js';
 import { formatIssues } from './config/resolve-config.js';
+import { MAX_OUTPUT_TOKENS } from './config/schema.js';
 import { RouterError } from './errors.js';
 import { isZodSchema } from './schema-input.js';
 import type { ChatRequest, EmbedRequest } from './types.js';
 
-/** The largest `maxTokens` any model takes; a larger one is a mistake, not a request. */
-export const MAX_OUTPUT_TOKENS = 1_000_000;
+export { MAX_OUTPUT_TOKENS };
 
 const text = z.string();
 const jsonSchemaOrZod = z.custom<object>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected a JSON Schema object or a zod schema' });

@@ -3,6 +3,8 @@ import { MAX_TIMER_MS } from '../clock.js';
 import { DEFAULTS } from './defaults.js';
 
 const positiveInt = z.number().int().positive();
+/** The largest `maxTokens` any model takes; a larger one is a mistake, not a request (in a call or a chain step). */
+export const MAX_OUTPUT_TOKENS = 1_000_000;
 const nonNegativeInt = z.number().int().nonnegative();
 const TIMER_BOUND = { message: `at most ${MAX_TIMER_MS} ms (about 24.8 days): a longer timer overflows and fires at once` };
 /** A duration the router sets a timer for: bounded, so it can never overflow Node's timers. */
@@ -171,7 +173,7 @@ export const providerSchema = z.discriminatedUnion('type', [
 const targetObject = z.object({
   provider: z.string().min(1),
   model: z.string().min(1),
-  maxTokens: positiveInt.optional(),
+  maxTokens: positiveInt.max(MAX_OUTPUT_TOKENS).optional(),
   temperature: z.number().min(0).max(2).optional(),
   /** Attempts on this target before falling through (overrides `retry.maxAttempts`). */
   maxAttempts: positiveInt.optional(),

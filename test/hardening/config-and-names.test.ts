@@ -32,6 +32,8 @@ describe('config values that would break at run time are refused at config time'
     ['a maxQueueMs past it', { providers: { f: { type: 'fake', limits: { maxQueueMs: 2 ** 32 } } }, chains: { default: ['f:m'] } }, /providers\.f\.limits\.maxQueueMs: at most/],
     ['a parkMs past it', { ...base, quota: { parkMs: 1e12 } }, /quota\.parkMs: at most/],
     ['a breaker resetTimeoutMs past it', { ...base, breaker: { resetTimeoutMs: 2 ** 31 } }, /breaker\.resetTimeoutMs: at most/],
+    ['a chain step maxTokens past what any model takes', { ...base, chains: { default: [{ provider: 'f', model: 'm', maxTokens: 1e12 }] } }, /chains\.default\[0\]\.maxTokens: .*1000000/],
+    ['a pool member maxTokens past it', { ...base, chains: { default: [{ pool: [{ provider: 'f', model: 'm', maxTokens: 1_000_001 }] }] } }, /chains\.default\[0\]\.pool\[0\]\.maxTokens/],
     ['a chain naming a provider called toString', { ...base, chains: { default: ['toString:m'] } }, /chains\.default\[0\]: unknown provider "toString"/],
     ['a chain naming a provider called constructor', { ...base, chains: { default: ['constructor:m'] } }, /unknown provider "constructor"/],
     ['a chain naming __proto__', { ...base, chains: { default: ['__proto__:m'] } }, /unknown provider "__proto__"/],
@@ -60,6 +62,25 @@ describe('API keys stay out of printed configs', () => {
       // The adapters still have them.
       expect(router.config.providers.o!.resolvedApiKey).toBe('sk-from-env-0123456789');
       expect(router.config.providers.a!.resolvedApiKey).toBe('sk-ant-literal-0123456789');
+    } finally {
+      await router.close();
+    }
+  });
+});
+
+describe('call timers past what a timer can hold are refused', () => {
+  it.each([
+    ['timeoutMs', { timeoutMs: 2 ** 31 }],
+    ['firstTokenTimeoutMs', { firstTokenTimeoutMs: 2 ** 31 }],
+    ['timeoutMs, on the schema path', { timeoutMs: 2 ** 31, tools: [{ name: 't', parameters: { type: 'object' } }] }],
+  ])('refuses a %s of 2^31 ms with invalid_request naming it, sending nothing', async (_what, options) => {
+    const router = createRouter(base, { logger: captureLogger().logger });
+    try {
+      const err = await router.chat({ messages: [{ role: 'user', content: 'hi' }], ...options }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RouterError);
+      const field = Object.keys(options)[0]!;
+      expect(err).toMatchObject({ kind: 'invalid_request', message: expect.stringContaining(field) });
+      expect(fakeRequests(router, 'f')).toHaveLength(0);
     } finally {
       await router.close();
     }
