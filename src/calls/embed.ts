@@ -54,7 +54,7 @@ function batchCall(parent: Call<EmbedRequest>, batch: Batch, targets: readonly T
 
 /** The highest count any of the chain's targets gives a text (any of them may get the first batch). */
 function chainCount(targets: readonly TargetRuntime[]): CountTokens {
-  const counters = [...new Set(targets.map((t) => t.countTokens))];
+  const counters = [...new Set(targets.map((t) => t.tokenCount))].map((fresh) => fresh());
   return counters.length === 1 ? counters[0]! : (text) => Math.max(...counters.map((count) => count(text)));
 }
 
