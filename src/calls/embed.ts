@@ -1,6 +1,6 @@
 import type { ProviderEmbedRequest, ProviderEmbedResponse } from '../../providers/types.js';
 import { embedBatches } from '../decide/embed-batches.js';
-import { heuristicTokens, type CountTokens } from '../decide/token-estimate.js';
+import { heuristicTokens } from '../decide/token-estimate.js';
 import { RouterError } from '../errors.js';
 import type { CallKind, TokenEstimate } from '../policy/call-kind.js';
 import { runChain, type ChainAnswer } from '../policy/run-chain.js';
@@ -52,15 +52,10 @@ function batchCall(parent: Call<EmbedRequest>, batch: Batch, targets: readonly T
   return { ...parent, request: batch, targets, signal };
 }
 
-/** The highest count any of the chain's targets gives a text (any of them may get the first batch). */
-function chainCount(targets: readonly TargetRuntime[]): CountTokens {
-  const counters = [...new Set(targets.map((t) => t.tokenCount))].map((fresh) => fresh());
-  return counters.length === 1 ? counters[0]! : (text) => Math.max(...counters.map((count) => count(text)));
-}
 
 /**
  * Sends an embed call: the input split into batches within the chain's per-request ceilings (inputs,
- * and tokens summed over them by the targets' own token counters), the first batch down the whole
+ * and tokens summed over them by the heuristic, which errs high and tokenizes nothing), the first batch down the whole
  * chain, and every later batch only to targets of the model that answered it (one answer's vectors
  * always come from one model); vectors come back in input order.
  */
@@ -80,7 +75,7 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
     maxInputs: Math.min(...call.targets.map((t) => t.adapter.traits.maxEmbeddingInputs ?? Infinity)),
     maxTokens: Math.min(...call.targets.map((t) => t.adapter.traits.maxEmbeddingTokens ?? Infinity)),
   };
-  const batches: Batch[] = embedBatches(inputs, ceiling, chainCount(call.targets)).map((texts) => ({ input: texts, dimensions }));
+  const batches: Batch[] = embedBatches(inputs, ceiling, heuristicTokens).map((texts) => ({ input: texts, dimensions }));
 
   const first = await runChain(rt, batchCall(call, batches[0]!, call.targets, call.signal), embedKind);
   const answers: Array<ChainAnswer<ProviderEmbedResponse>> = [first];

@@ -7,10 +7,10 @@ export interface EmbedCeiling {
 }
 
 /**
- * Share of `maxTokens` a batch is filled to. The router's counter charges what the rate limiter
- * charges (about 4 characters a token for ASCII), but the per-request ceiling is checked with the
- * real tokenizer, which reaches about 3 characters a token on code and digits: a batch the counter
- * puts at three quarters of the ceiling still fits.
+ * Share of `maxTokens` a batch is filled to. The router splits by the heuristic (3.5 ASCII
+ * characters a token, a token for any other character), but the per-request ceiling is checked
+ * with the real tokenizer, which reaches about 3 characters a token on code and digits: a batch the
+ * heuristic puts at three quarters of the ceiling still fits.
  */
 export const TOKEN_CEILING_FILL = 0.75;
 
