@@ -46,7 +46,7 @@ export function anthropicHarness(): ContractHarness {
         return { status: 200, body };
       }
       case 'embed':
-        throw new Error('the anthropic harness declares embed as not expressible');
+        return undefined; // not expressible (see cannotExpress): the adapter is only checked for what it lacks
     }
   }
 
