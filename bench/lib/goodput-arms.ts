@@ -5,7 +5,7 @@ import { API_KEY, MODEL, PLAIN_BACKOFF, backoffCall, benchRouter, routerCall, sd
 import type { BenchRequest } from './prompts.js';
 import { rng } from './prompts.js';
 
-export const CLAUDE = 'claude-haiku-4-5';
+export const CLAUDE = 'claude-sonnet-4-6';
 
 /** What a successful call cost the provider's windows, as its usage reports it. */
 export interface Spent {

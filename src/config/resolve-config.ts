@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { RouterError } from '../errors.js';
 import { configSchema, type ParsedConfig, type ProviderConfig } from './schema.js';
 import { maskedWhenPrinted, storeMaskedWhenPrinted } from './secret-fields.js';
+import { DEFAULTS } from './defaults.js';
 
 /** One (provider, model) step of a chain, with its per-target options resolved. */
 export interface Target {
@@ -108,7 +109,7 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
   for (const [chainName, steps] of Object.entries(config.chains)) {
     chains[chainName] = steps.flatMap((step, i) => {
       if (typeof step === 'object' && 'pool' in step) {
-        const pool = { id: `${chainName}[${i}]`, pick: step.pick ?? 'headroom' as const };
+        const pool = { id: `${chainName}[${i}]`, pick: step.pick ?? DEFAULTS.pool.pick };
         return step.pool.map((member, j) => target(member, `chains.${chainName}[${i}].pool[${j}]`, pool));
       }
       return [target(step, `chains.${chainName}[${i}]`)];
