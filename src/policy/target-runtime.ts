@@ -94,12 +94,15 @@ function embeddingLimits(provider: ResolvedProvider): BudgetLimits {
  * breaker scope `target`).
  */
 export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<string, ProviderAdapter>, breakers: Breakers): Map<string, TargetRuntime[]> {
+  // Only pool members are ordered by their local budget's level, so only they pay for keeping it.
+  const pooled = new Set(Object.values(config.chains).flatMap((targets) => targets.filter((t) => t.pool).map((t) => t.key)));
   const endpoints = new Map<string, Endpoint>();
-  const endpoint = (key: string, limits: () => BudgetLimits): Endpoint => {
+  const endpoint = (key: string, inPool: boolean, limits: () => BudgetLimits): Endpoint => {
     let e = endpoints.get(key);
     if (!e) {
       const budget = { key, limits: limits() };
-      endpoints.set(key, (e = { budget, coolingKey: `target:${key}`, load: { inflight: 0, level: BudgetLevel.of(budget.limits) } }));
+      const level = inPool ? BudgetLevel.of(budget.limits) : undefined;
+      endpoints.set(key, (e = { budget, coolingKey: `target:${key}`, load: { inflight: 0, ...(level ? { level } : {}) } }));
     }
     return e;
   };
@@ -112,8 +115,8 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
       const timeoutMs = provider.timeoutMs ?? DEFAULTS.provider.timeoutMs;
       return {
         target, provider, adapter, breaker, throttle,
-        chat: endpoint(target.key, () => chatLimits(provider, target.model)),
-        embeddings: endpoint(`${target.key}#embeddings`, () => embeddingLimits(provider)),
+        chat: endpoint(target.key, pooled.has(target.key), () => chatLimits(provider, target.model)),
+        embeddings: endpoint(`${target.key}#embeddings`, pooled.has(target.key), () => embeddingLimits(provider)),
         parkedKey: `provider:${target.provider}`,
         attemptTimeoutMs: timeoutMs,
         firstTokenTimeoutMs: provider.firstTokenTimeoutMs,
