@@ -50,7 +50,8 @@ export function setMark(e: Entry, d: number, level: number): void {
  * leases in flight, and a pace per limit it paces or the provider reported.
  */
 export class Window {
-  private items: Entry[] = [];
+  /** Slots behind `head` are emptied as they expire, so an expired entry is garbage at once, not at the next compaction. */
+  private items: Array<Entry | undefined> = [];
   private head = 0;
   requests = 0;
   /** Live amounts per window: index 1 tokens, 2 input, 3 output (0 unused: `requests`). */
@@ -75,7 +76,10 @@ export class Window {
 
   trim(nowMs: number, windowMs: number): void {
     const items = this.items;
-    while (this.head < items.length && items[this.head]!.at <= nowMs - windowMs) this.forget(items[this.head++]!);
+    while (this.head < items.length && items[this.head]!.at <= nowMs - windowMs) {
+      this.forget(items[this.head]!);
+      items[this.head++] = undefined;
+    }
     if (this.head > 1024 && this.head * 2 > items.length) {
       this.items = items.slice(this.head);
       this.head = 0;
