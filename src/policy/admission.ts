@@ -3,8 +3,9 @@ import { setMaxListeners } from 'node:events';
 import type { Clock, Timer } from '../clock.js';
 import { andThen, isPromise, settled, type MaybePromise } from '../maybe-promise.js';
 import type { Call } from '../runtime.js';
-import type { BudgetGrant, BudgetRequest, BudgetSettlement, StateStore, TokenDelta } from '../store/state-store.js';
+import type { BudgetGrant, BudgetRequest, BudgetSettlement, StateStore } from '../store/state-store.js';
 import type { RateLimitSnapshot } from '../types.js';
+import { nextCacheShare, reconcileTokens, reserveTokens, type BilledUsage, type TokenReservation } from '../decide/token-reservation.js';
 import type { TokenEstimate } from './call-kind.js';
 import { FairQueue, type Waiter } from './fair-queue.js';
 import type { Budget, TargetRuntime } from './target-runtime.js';
@@ -30,15 +31,6 @@ export type Refused = {
   budget: string;
 };
 
-/** What the provider billed, to reconcile the estimate (embeddings have no output tokens). */
-export interface BilledUsage {
-  /** Every input token, cached ones included. */
-  inputTokens: number;
-  outputTokens?: number;
-  /** Input served from the provider's prompt cache: Anthropic does not count it toward ITPM. */
-  cachedInputTokens?: number;
-}
-
 /** How an attempt ended, for its lease. */
 export interface SettleOutcome {
   /** False: nothing reached the provider, so its request and tokens are given back. */
@@ -61,21 +53,12 @@ function alone(budget: Budget): readonly Budget[] {
 let leaseSeq = 0;
 const POLL_MS_SHARED = 25;
 
-/** One admission in progress: the budgets it must fit, in order, and what it asks of each. */
-interface Ask {
+/** One admission in progress: the budgets it must fit, in order, and the tokens it reserves in each. */
+interface Ask extends TokenReservation {
   req: AdmitRequest;
   budgets: readonly Budget[];
   leaseId: string;
-  /** TPM: prompt plus output reservation. */
-  tokens: number;
-  /** ITPM: the prompt, less the share the target's prompt cache has lately served. */
-  inputTokens: number;
-  /** OTPM: the output reservation. */
-  outputTokens: number;
 }
-
-/** How fast a target's learned prompt-cache share follows what its answers report. */
-const CACHE_SHARE_WEIGHT = 1 / 8;
 
 /** Room taken in every budget of one attempt; settle it exactly once when the attempt ends. */
 export class Lease {
@@ -135,7 +118,7 @@ export class Admission {
     const share = req.budget.limits.itpm === undefined ? undefined : this.cacheShares.get(req.budget.key);
     const ask: Ask = {
       req, budgets: tenantBudget ? [tenantBudget, req.budget] : alone(req.budget), leaseId: `${PROCESS_TAG}-${++leaseSeq}`,
-      tokens: input + output, inputTokens: share ? Math.ceil(input * (1 - share)) : input, outputTokens: output,
+      ...reserveTokens(input, output, share),
     };
     return this.takeFrom(ask, 0);
   }
@@ -153,7 +136,7 @@ export class Admission {
           ops.push(this.store.releaseBudget(budget.key, ask.leaseId, false, now));
           continue;
         }
-        const settlement: BudgetSettlement = { charge: outcome.usage && reconcile(ask, budget, outcome.usage) };
+        const settlement: BudgetSettlement = { charge: outcome.usage && reconcileTokens(ask, budget.limits, outcome.usage) };
         if (budget === ask.req.budget) {
           settlement.snapshot = outcome.rateLimit && ownWindows(outcome.rateLimit);
           settlement.rateLimited = outcome.rateLimited;
@@ -177,10 +160,9 @@ export class Admission {
   }
 
   private learnCacheShare(budget: Budget, usage: BilledUsage): void {
-    if (budget.limits.itpm === undefined || usage.inputTokens <= 0) return;
-    const seen = Math.min(1, (usage.cachedInputTokens ?? 0) / usage.inputTokens);
-    const share = this.cacheShares.get(budget.key);
-    this.cacheShares.set(budget.key, share === undefined ? seen : share + (seen - share) * CACHE_SHARE_WEIGHT);
+    if (budget.limits.itpm === undefined) return;
+    const share = nextCacheShare(this.cacheShares.get(budget.key), usage);
+    if (share !== undefined) this.cacheShares.set(budget.key, share);
   }
 
   /** Callers waiting in any queue (for tests and diagnostics). */
@@ -270,20 +252,6 @@ export class Admission {
       queue.enqueue(waiter);
     });
   }
-}
-
-/**
- * What the usage billed changes in one budget's reservation: TPM is charged what the estimate missed
- * (never refunded: OpenAI's limiter counted the reservation too); ITPM and OTPM move both ways to
- * what Anthropic counts: the input less cache reads, the output actually written.
- */
-function reconcile(ask: Ask, budget: Budget, usage: BilledUsage): TokenDelta | undefined {
-  const { limits } = budget;
-  const extra = usage.inputTokens + (usage.outputTokens ?? 0) - ask.tokens;
-  const input = limits.itpm === undefined ? 0 : usage.inputTokens - (usage.cachedInputTokens ?? 0) - ask.inputTokens;
-  const output = limits.otpm === undefined || usage.outputTokens === undefined ? 0 : usage.outputTokens - ask.outputTokens;
-  if (extra <= 0 && input === 0 && output === 0) return undefined;
-  return { tokens: extra > 0 && limits.tpm !== undefined ? extra : 0, inputTokens: input, outputTokens: output };
 }
 
 /**

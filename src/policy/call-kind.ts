@@ -1,7 +1,7 @@
 import type { ProviderAdapter } from '../../providers/types.js';
 import type { Call } from '../runtime.js';
 import type { RateLimitSnapshot } from '../types.js';
-import type { BilledUsage } from './admission.js';
+import type { BilledUsage } from '../decide/token-reservation.js';
 import type { AttemptScope } from './attempt-scope.js';
 import type { Endpoint, TargetRuntime } from './target-runtime.js';
 
