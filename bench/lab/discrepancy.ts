@@ -8,6 +8,7 @@
 //
 //   --arms LIST        comma-separated ARM@UPSTREAM, ARM = direct | router | before, with modifiers
 //                      :heuristic (tokenizer) :nonascii (prompt with one non-ASCII character)
+//                      :fetch (transport 'fetch', the SDK's own) :deadline (every call with timeoutMs 60 s)
 //                      :cold (a fresh copy of the router's code that has not run: no JIT warm-up)
 //                      :aged (gets --prefill extra calls before measuring)
 //                      :copy (a second copy of the same code, warmed up: what a before arm's mere
@@ -137,7 +138,7 @@ async function main(): Promise<void> {
       if (!src) throw new Error(`${id} needs --baseline-ref`);
       // A cold arm gets code no other arm has run: a copy of its own, so V8 compiles it from scratch.
       const root = mods.includes('cold') || mods.includes('copy') ? materialise(src.ref ?? 'HEAD').root : src.root;
-      spec = { name: id, label: id, kind: 'router', root, tokenizer };
+      spec = { name: id, label: id, kind: 'router', root, tokenizer, ...(mods.includes('fetch') ? { transport: 'fetch' as const } : {}), ...(mods.includes('deadline') ? { deadlineMs: 60_000 } : {}) };
     }
     arms.push(await makeArm(spec, upstreams.get(upTagged)!.baseURLs, req));
   }

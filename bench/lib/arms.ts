@@ -128,8 +128,8 @@ export function benchRouter(config: SwitchyardConfig, create: CreateRouter | und
 }
 
 /** One `router.chat` call for a bench request. */
-export function routerCall(router: Router, req: BenchRequest) {
-  return router.chat({ messages: req.messages, maxTokens: req.maxTokens });
+export function routerCall(router: Router, req: BenchRequest, deadlineMs?: number) {
+  return router.chat({ messages: req.messages, maxTokens: req.maxTokens, ...(deadlineMs !== undefined ? { timeoutMs: deadlineMs } : {}) });
 }
 
 /**
@@ -138,7 +138,7 @@ export function routerCall(router: Router, req: BenchRequest) {
  */
 export type ArmSpec =
   | { name: string; label: string; kind: 'sdk' }
-  | { name: string; label: string; kind: 'router'; root: string; tokenizer?: 'auto' | 'heuristic'; transport?: 'node-http' | 'fetch' };
+  | { name: string; label: string; kind: 'router'; root: string; tokenizer?: 'auto' | 'heuristic'; transport?: 'node-http' | 'fetch'; /** A whole-call `timeoutMs` on every call (bench/lab). */ deadlineMs?: number };
 
 export interface Arm {
   spec: ArmSpec;
@@ -153,5 +153,6 @@ export async function makeArm(spec: ArmSpec, baseURLs: { primary: string; second
     return { spec, call: () => sdkCall(client, req), close: async () => {} };
   }
   const router = benchRouter(chainConfig(baseURLs, { ...extra, ...(spec.tokenizer ? { tokenizer: spec.tokenizer } : {}), ...(spec.transport ? { transport: spec.transport } : {}) }), await loadCreateRouter(spec.root));
-  return { spec, call: () => routerCall(router, req), close: () => router.close() };
+  const deadlineMs = spec.deadlineMs;
+  return { spec, call: () => routerCall(router, req, deadlineMs), close: () => router.close() };
 }
