@@ -115,6 +115,13 @@ export interface ProviderTraits {
   maxEmbeddingInputs?: number;
   /** Most tokens one embeddings request may carry, summed over its inputs; undefined when unbounded. */
   maxEmbeddingTokens?: number;
+  /**
+   * The adapter's own request timeout covers the whole answer, body included, and ends the request
+   * when it fires (the `node:http` transport reads a plain answer whole before it resolves). Only
+   * then may a plain call hand its timeout to the SDK; otherwise (undici's `fetch`, whose timeout
+   * covers connect and headers only) every attempt runs under the router's own timer and abort.
+   */
+  timeoutCoversBody?: boolean;
 }
 
 /**

@@ -42,7 +42,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
   return {
     name: provider.name,
     type: provider.type,
-    traits: { tokenCounting: 'heuristic', defaultMaxTokens: DEFAULT_MAX_TOKENS },
+    traits: { tokenCounting: 'heuristic', defaultMaxTokens: DEFAULT_MAX_TOKENS, timeoutCoversBody: transport !== undefined },
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       const where = { provider: provider.name, model: request.model };
       const body = anthropicBody(request, provider.name);

@@ -227,7 +227,7 @@ describe('fake adapter: wave 2', () => {
 
   it('embeds: deterministic unit vectors per (model, text), dimensions honoured, usage counted, maxEmbeddingInputs in traits', async () => {
     const a = adapterFor('f', { type: 'fake' }) as FakeAdapter;
-    expect(a.traits).toEqual({ tokenCounting: 'heuristic', maxEmbeddingInputs: 2048 });
+    expect(a.traits).toEqual({ tokenCounting: 'heuristic', maxEmbeddingInputs: 2048, timeoutCoversBody: true });
     const res = await a.embed({ model: 'emb-1', input: ['alpha', 'beta'] }, { signal: signal() });
     expect(res.embeddings).toHaveLength(2);
     expect(res.embeddings[0]).toHaveLength(1536);

@@ -216,7 +216,7 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
 
   return {
     name: provider.name, type: provider.type,
-    traits: { tokenCounting: 'heuristic', maxEmbeddingInputs: FAKE_MAX_EMBEDDING_INPUTS },
+    traits: { tokenCounting: 'heuristic', maxEmbeddingInputs: FAKE_MAX_EMBEDDING_INPUTS, timeoutCoversBody: true },
     requests, embedRequests, chat, stream, embed, async close() {},
   };
 }

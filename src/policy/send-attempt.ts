@@ -5,17 +5,17 @@ import { attemptScope } from './attempt-scope.js';
 import type { AttemptValue } from './call-kind.js';
 
 /**
- * A body that stalls after its headers is outside the SDK's timeout (it covers connect and headers),
- * so the light path also has a stall guard this much later; the request itself then ends at
- * undici's body timeout.
+ * The light path is only taken where the adapter's timeout covers the body, but a stall guard this
+ * much later stays as a backstop, so a call can never outlive its timeout by more than this.
  */
 const BODY_GRACE_MS = 1_000;
 
 /**
  * The third step: sends one attempt and notes how it ended (`value`, or `error` and why it was cut
  * short); never throws. A stream, a call with a caller's signal, or any call on an injected clock
- * runs under a scope (one AbortController, one timer on the router's clock); a plain call on the
- * wall clock hands its timeout to the SDK and spares both.
+ * runs under a scope (one AbortController, one timer on the router's clock), and so does any call
+ * to an adapter whose timeout does not cover the body; a plain call on the wall clock to one whose
+ * timeout does hands it to the SDK and spares both.
  */
 export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P, T>): Promise<StepResult<T>> {
   const { rt, call, target, kind } = a;
@@ -25,7 +25,8 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
   const timeoutMs = byDeadline ? Math.max(1, deadlineInMs!) : a.attemptTimeoutMs;
   // A call with a deadline needs our own timer too: the SDK's covers connect and headers only, so a
   // body that trickles in after them would overrun the deadline and keep its socket open.
-  const scope = kind.keepsAttempt || call.signal || deadlineInMs !== undefined || !rt.clock.isWallClock
+  // So does an adapter whose own timeout does not cover the body (the SDK's fetch).
+  const scope = kind.keepsAttempt || call.signal || deadlineInMs !== undefined || !rt.clock.isWallClock || !target.adapter.traits.timeoutCoversBody
     ? attemptScope({ clock: rt.clock, callerSignal: call.signal, closeSignal: rt.closing, attemptTimeoutMs: a.attemptTimeoutMs, deadlineInMs })
     : undefined;
   a.value = undefined;

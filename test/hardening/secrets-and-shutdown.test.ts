@@ -140,6 +140,34 @@ describe('a plain call with timeoutMs and no signal', () => {
   });
 });
 
+describe('a plain call on the fetch transport, with no deadline', () => {
+  // undici's fetch resolves at the headers, so the SDK's timeout never covers the body: such an
+  // attempt runs under the router's own timer and abort, on a clock that says it is the wall clock.
+  it('ends at its attempt timeout when the body stalls after the headers, and closes the request', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const wallClock = { isWallClock: true, now: () => clock.now(), sleep: clock.sleep.bind(clock), setTimer: clock.setTimer.bind(clock) };
+    const { router } = setup({
+      providers: { openai: { type: 'openai', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1`, timeoutMs: 10_000, transport: 'fetch' } },
+      chains: { default: ['openai:gpt-4o-mini'] },
+      retry: { maxAttempts: 1 },
+    }, { clock: wallClock });
+    up.script(OPENAI_PATH, { sse: ['{"id": "chatcmpl-1", "choices": ['], end: false, headers: { 'content-type': 'application/json' } });
+    let settled = false;
+    const pending = rejectionOf(router.chat(ask())).finally(() => (settled = true));
+    await until(() => up.inFlight === 1, 'the request to reach the upstream');
+    await clock.advance(9_999);
+    expect([settled, up.abandoned]).toEqual([false, 0]);
+    await clock.advance(1);
+    await until(() => settled, 'the call to end at its attempt timeout', 1_000);
+    const err = await pending;
+    expect(err.kind).toBe('exhausted');
+    expect(err.attempts.map((a) => a.kind)).toEqual(['timeout']);
+    await until(() => up.abandoned === 1, 'the client to close the request');
+    await router.close();
+    expect(up.inFlight).toBe(0);
+  });
+});
+
 describe('close() with calls in flight', () => {
   it('ends a call waiting out a retry, a queued call and a stream at once with aborted, and leaves nothing running', async () => {
     const clock = new VirtualClock({ autoAdvance: false });
