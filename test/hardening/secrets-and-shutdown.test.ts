@@ -161,7 +161,7 @@ describe('a plain call on the fetch transport, with no deadline', () => {
     await until(() => settled, 'the call to end at its attempt timeout', 1_000);
     const err = await pending;
     expect(err.kind).toBe('exhausted');
-    expect(err.attempts.map((a) => a.kind)).toEqual(['timeout']);
+    expect(err.attempts.map((a: { kind?: string }) => a.kind)).toEqual(['timeout']);
     await until(() => up.abandoned === 1, 'the client to close the request');
     await router.close();
     expect(up.inFlight).toBe(0);
