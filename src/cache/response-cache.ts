@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Clock, Timer } from '../clock.js';
+import type { Clock } from '../clock.js';
 import { isRouterError, RouterError } from '../errors.js';
 import type { Logger } from '../observe/logger.js';
 import { fingerprint } from '../policy/idempotency.js';
 import { DEFAULT_TENANT } from '../policy/tenants.js';
 import type { ChatRequest, ChatResult } from '../types.js';
+import { waitWithin } from '../wait-within.js';
 import type { CacheBackend } from './cache-backend.js';
 
 /** Only complete answers are worth replaying: one cut at a limit or filtered is not the answer. */
@@ -90,20 +91,12 @@ export class ResponseCache {
   /** Waits for the leader, within the follower's own signal and deadline (`timeoutMs` from its start). */
   private follow(shared: Promise<ChatResult>, request: ChatRequest, startedAtMs: number): Promise<Led> {
     const { signal, timeoutMs } = request;
-    if (signal?.aborted) return Promise.reject(followerAborted(signal.reason));
-    const leftMs = timeoutMs === undefined ? Infinity : startedAtMs + timeoutMs - this.clock.now();
-    if (leftMs <= 0) return Promise.reject(followerTimedOut(timeoutMs!));
-    return new Promise<Led>((resolve, reject) => {
-      let timer: Timer | undefined;
-      const end = (fn: () => void) => {
-        timer?.clear();
-        signal?.removeEventListener('abort', onAbort);
-        fn();
-      };
-      const onAbort = () => end(() => reject(followerAborted(signal!.reason)));
-      if (leftMs !== Infinity) timer = this.clock.setTimer(leftMs, () => end(() => reject(followerTimedOut(timeoutMs!))));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      shared.then((result) => end(() => resolve({ ok: true, result })), (error: unknown) => end(() => resolve({ ok: false, error })));
+    const led = shared.then((result): Led => ({ ok: true, result }), (error: unknown): Led => ({ ok: false, error }));
+    return waitWithin(led, {
+      clock: this.clock, signal,
+      inMs: timeoutMs === undefined ? Infinity : startedAtMs + timeoutMs - this.clock.now(),
+      aborted: followerAborted,
+      timedOut: () => followerTimedOut(timeoutMs!),
     });
   }
 

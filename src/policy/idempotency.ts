@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Clock, Timer } from '../clock.js';
+import type { Clock } from '../clock.js';
 import { RouterError } from '../errors.js';
 import { toJSONSchema } from '../schema-input.js';
 import type { StateStore } from '../store/state-store.js';
 import type { ChatRequest, ChatResult } from '../types.js';
+import { waitWithin } from '../wait-within.js';
 import { DEFAULT_TENANT } from './tenants.js';
 
 const POLL_MS = 25;
@@ -118,20 +119,14 @@ export class Idempotency {
   /** Waits for a leader in this process, within the follower's own signal and deadline. */
   private follow(flight: Flight, terms: Terms): Promise<Outcome> {
     this.checkTerms(terms);
-    const { signal } = terms;
-    return new Promise<Outcome>((resolve, reject) => {
-      let timer: Timer | undefined;
-      const end = (fn: () => void) => {
-        timer?.clear();
-        signal?.removeEventListener('abort', onAbort);
-        fn();
-      };
-      const onAbort = () => end(() => reject(aborted(signal!.reason)));
-      if (terms.deadlineAtMs !== Infinity) timer = this.clock.setTimer(terms.deadlineAtMs - this.clock.now(), () => end(() => reject(timedOut(terms))));
-      signal?.addEventListener('abort', onAbort, { once: true });
-      void flight.done.then((outcome) => end(() => resolve(outcome)));
+    return waitWithin(flight.done, {
+      clock: this.clock, signal: terms.signal,
+      inMs: terms.deadlineAtMs === Infinity ? Infinity : terms.deadlineAtMs - this.clock.now(),
+      aborted,
+      timedOut: () => timedOut(terms),
     });
   }
+
 
   /** Polls for the result of a call another process is running; undefined when it gave up or a leader started here. */
   private async awaitOther(storeKey: string, key: string, print: string, terms: Terms): Promise<Replayable | undefined> {
