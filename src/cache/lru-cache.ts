@@ -29,9 +29,6 @@ export class LruCache implements CacheBackend {
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
 
   close(): void {
     this.entries.clear();

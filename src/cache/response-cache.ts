@@ -47,7 +47,12 @@ export class ResponseCache {
     }
     if (raw === undefined) return undefined;
     const stored = JSON.parse(raw) as ChatResult;
-    return { ...stored, attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true };
+    return this.served(stored, startedAtMs);
+  }
+
+  /** An answer served without a request of this call's own: no attempts, its own latency, cached. */
+  private served(answer: ChatResult, startedAtMs: number): ChatResult {
+    return { ...answer, attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true };
   }
 
   /** Stores a complete answer (its attempts are this call's, not the replay's). */
@@ -68,7 +73,7 @@ export class ResponseCache {
     if (hit) return hit;
     for (let shared = this.inflight.get(key); shared; shared = this.inflight.get(key)) {
       const led = await this.follow(shared, request, startedAtMs);
-      if (led.ok) return { ...led.result, attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true };
+      if (led.ok) return this.served(led.result, startedAtMs);
       if (!gaveUp(led.error)) throw led.error;
       // The leader's caller gave up, not the provider: this call runs (or follows) the request anew.
     }

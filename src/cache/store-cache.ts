@@ -28,6 +28,6 @@ export class StoreCache implements CacheBackend {
  */
 export function cacheBackend(store: StateStore, maxEntries: number): CacheBackend {
   const own = store instanceof FallbackStore ? store.primary : store;
-  if (own.readCached && own.writeCached && store.readCached && store.writeCached) return new StoreCache(store as ConstructorParameters<typeof StoreCache>[0]);
+  if (own.readCached && own.writeCached) return new StoreCache(store as ConstructorParameters<typeof StoreCache>[0]);
   return new LruCache(maxEntries);
 }

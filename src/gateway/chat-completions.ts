@@ -67,9 +67,8 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
     throw err;
   }
   if (next.done || next.value.type !== 'start') throw new Error('the router stream did not start with a start event');
-  // Should the router's start event come to carry the attempts (a count or the list), they win over the count here.
-  const start = next.value as Extract<StreamEvent, { type: 'start' }> & { attempts?: number | unknown[] };
-  const attempts = typeof start.attempts === 'number' ? start.attempts : Array.isArray(start.attempts) ? start.attempts.length : count.n;
+  const start = next.value;
+  const attempts = count.n;
   Object.assign(context, { provider: start.provider, model: start.model, attempts });
 
   reply.hijack();

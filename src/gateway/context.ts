@@ -29,8 +29,8 @@ export function peekContext(request: FastifyRequest): RequestContext | undefined
 
 /** The request's context (set by the auth hook on every request that reached a route). */
 export function contextOf(request: FastifyRequest): RequestContext {
-  let context = CONTEXTS.get(request);
-  if (!context) CONTEXTS.set(request, (context = { caller: { tenant: 'default' } }));
+  const context = CONTEXTS.get(request);
+  if (!context) throw new Error('gateway: a route ran without a request context (the auth hook did not run)');
   return context;
 }
 

@@ -73,7 +73,7 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
     const isPublic = (request.routeOptions.config as { public?: boolean }).public === true;
     const calls = (request.routeOptions.config as { call?: boolean }).call === true;
     const controller = calls ? new AbortController() : undefined;
-    drain.track(request, reply, controller);
+    drain.track(reply, controller);
     if (logger) requestLog(logger, request, reply);
     if (isPublic) return done();
     if (state.draining) {

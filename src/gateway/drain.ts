@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { MAX_TIMER_MS } from '../clock.js';
 import { RouterError } from '../errors.js';
 import type { DrainReport } from './options.js';
@@ -28,7 +28,7 @@ export class Drain {
   }
 
   /** Counts a request until its response closes; a client that leaves early aborts its call. */
-  track(_request: FastifyRequest, reply: FastifyReply, controller: AbortController | undefined): void {
+  track(reply: FastifyReply, controller: AbortController | undefined): void {
     this.inFlight++;
     if (controller) this.controllers.add(controller);
     reply.raw.once('close', () => {

@@ -26,7 +26,7 @@ const CLEARS_BY_ITSELF: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['rate_limit
 const known = (ms: number | undefined): ms is number => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0;
 
 /** A target out for good: a permanent kind, or a local budget the request is larger than (`too_large`: no wait makes it fit). */
-const outForGood = (a: Attempt): boolean => PERMANENT.has(a.kind!) || (a.kind === 'local_limit' && a.code === 'too_large');
+const outForGood = (a: { kind?: ErrorKind; code?: string }): boolean => PERMANENT.has(a.kind!) || (a.kind === 'local_limit' && a.code === 'too_large');
 
 /** An exhausted chain: hopeless when every target was out for good, snoozed when one comes back with time. */
 function exhaustedVerdict(attempts: readonly Attempt[], code: string | undefined, retryAfterMs: number | undefined): JobVerdict {
@@ -45,7 +45,7 @@ function exhaustedVerdict(attempts: readonly Attempt[], code: string | undefined
  */
 export function jobVerdict(err: unknown): JobVerdict {
   if (!isRouterError(err)) return { action: 'retry' };
-  if (PERMANENT.has(err.kind) || (err.kind === 'local_limit' && err.code === 'too_large')) return { action: 'cancel' };
+  if (outForGood(err)) return { action: 'cancel' };
   if (err.kind === 'exhausted') return exhaustedVerdict(err.attempts, err.code, err.retryAfterMs);
   if (CLEARS_BY_ITSELF.has(err.kind) && known(err.retryAfterMs)) return { action: 'snooze', delayMs: err.retryAfterMs };
   return { action: 'retry' };

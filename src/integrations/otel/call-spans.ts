@@ -44,8 +44,10 @@ function sentAttempts(call: CallEvent, attempts: readonly AttemptEvent[], callEn
  * context the call ran in), a CLIENT child span per attempt sent, each skipped target as an event on
  * the call span; and records each attempt's duration and tokens.
  */
-export function emitCall(tracer: Tracer, metrics: GenAiMetrics, config: ResolvedConfig, parent: Context, call: CallEvent, attempts: readonly AttemptEvent[], callEndMs: number): void {
-  const callStartMs = callEndMs - call.latencyMs;
+export function emitCall(tracer: Tracer, metrics: GenAiMetrics, config: ResolvedConfig, parent: Context, call: CallEvent, attempts: readonly AttemptEvent[]): void {
+  // Both on the router's clock: the call event says when the call started and how long it took.
+  const callStartMs = call.startedAtMs;
+  const callEndMs = call.startedAtMs + call.latencyMs;
   const span = tracer.startSpan(`${operationName(call.operation)} ${call.chain}`, {
     kind: SpanKind.INTERNAL, startTime: hrTime(callStartMs), attributes: callAttributes(config, call, attempts),
   }, parent);

@@ -1,6 +1,5 @@
 import { context, metrics, trace, type MeterProvider, type TracerProvider } from '@opentelemetry/api';
 import type { Router } from '../../router.js';
-import { routerClock } from '../shared/router-clock.js';
 import { emitCall } from './call-spans.js';
 import { GenAiMetrics } from './genai-metrics.js';
 import { PendingAttempts } from './pending-attempts.js';
@@ -28,12 +27,11 @@ const SCOPE = 'switchyard-llm';
 export function instrument(router: Router, options: InstrumentOptions = {}): () => void {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
   const genAi = new GenAiMetrics((options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE));
-  const clock = routerClock(router);
   const pending = new PendingAttempts();
   const offs = [
     router.on('attempt', (e) => pending.add(e)),
-    // Emitted synchronously as the call ends, inside the call's async context: now is its end.
-    router.on('call', (e) => emitCall(tracer, genAi, router.config, context.active(), e, pending.take(e.callId), clock.now())),
+    // Emitted synchronously as the call ends, inside the call's async context.
+    router.on('call', (e) => emitCall(tracer, genAi, router.config, context.active(), e, pending.take(e.callId))),
   ];
   return () => {
     for (const off of offs.splice(0)) off();

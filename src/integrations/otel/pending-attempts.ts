@@ -29,9 +29,6 @@ export class PendingAttempts {
     return list;
   }
 
-  get size(): number {
-    return this.byCall.size;
-  }
 
   clear(): void {
     this.byCall.clear();
