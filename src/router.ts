@@ -24,7 +24,7 @@ import type { BreakerState } from './policy/circuit-breaker.js';
 import { Idempotency } from './policy/idempotency.js';
 import { StallGuard } from './policy/stall-guard.js';
 import { buildTargets, type TargetRuntime } from './policy/target-runtime.js';
-import { PoolOrder } from './policy/pool-order.js';
+import { embeddingsEndpoint, PoolOrder } from './policy/pool-order.js';
 import { Tenants } from './policy/tenants.js';
 import { validateEmbedRequest, validateRequest } from './request-schema.js';
 import { ActiveCalls, type Call, type Runtime } from './runtime.js';
@@ -201,7 +201,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       if (refusal) throw refusal.with({});
       const startedAtMs = clock.now();
       const call: Call<EmbedRequest> = {
-        id: callPrefix + ++callSeq, operation: 'embed', chain, targets: pools.order(rt.chains.get(chain)!, startedAtMs, (t) => t.embeddings), request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS,
+        id: callPrefix + ++callSeq, operation: 'embed', chain, targets: pools.order(rt.chains.get(chain)!, startedAtMs, embeddingsEndpoint), request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS,
         signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
         deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
       };

@@ -123,6 +123,11 @@ export class Admission {
     return this.takeFrom(ask, 0);
   }
 
+  /** A store operation whose failure is reported, never thrown into the call. */
+  private guard(op: MaybePromise<void>): MaybePromise<void> {
+    return isPromise(op) ? op.catch((err: unknown) => this.onSettleError?.(err)) : op;
+  }
+
   /** Called by `Lease.settle`. */
   settle(ask: Ask, outcome: SettleOutcome): Promise<void> | undefined {
     const now = this.clock.now();
@@ -133,7 +138,7 @@ export class Admission {
       if (outcome.usage) this.learnCacheShare(ask.req.budget, outcome.usage);
       for (const budget of ask.budgets) {
         if (!outcome.sent) {
-          ops.push(this.store.releaseBudget(budget.key, ask.leaseId, false, now));
+          ops.push(this.guard(this.store.releaseBudget(budget.key, ask.leaseId, false, now)));
           continue;
         }
         const settlement: BudgetSettlement = { charge: outcome.usage && reconcileTokens(ask, budget.limits, outcome.usage) };
@@ -141,12 +146,12 @@ export class Admission {
           settlement.snapshot = outcome.rateLimit && ownWindows(outcome.rateLimit);
           settlement.rateLimited = outcome.rateLimited;
         }
-        ops.push(this.store.settleBudget(budget.key, ask.leaseId, settlement, now));
+        ops.push(this.guard(this.store.settleBudget(budget.key, ask.leaseId, settlement, now)));
       }
     } catch (err) {
       this.onSettleError?.(err);
     }
-    const pending = settled(ops.map((op) => (isPromise(op) ? op.catch((err: unknown) => this.onSettleError?.(err)) : op)));
+    const pending = settled(ops);
     if (!pending) {
       this.notify(ask.budgets);
       return undefined;
@@ -154,10 +159,6 @@ export class Admission {
     return pending.then(() => this.notify(ask.budgets));
   }
 
-  /** The share of a target's input its prompt cache has lately served (for tests and diagnostics). */
-  cacheShare(budgetKey: string): number | undefined {
-    return this.cacheShares.get(budgetKey);
-  }
 
   private learnCacheShare(budget: Budget, usage: BilledUsage): void {
     if (budget.limits.itpm === undefined) return;

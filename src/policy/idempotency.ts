@@ -118,7 +118,6 @@ export class Idempotency {
 
   /** Waits for a leader in this process, within the follower's own signal and deadline. */
   private follow(flight: Flight, terms: Terms): Promise<Outcome> {
-    this.checkTerms(terms);
     return waitWithin(flight.done, {
       clock: this.clock, signal: terms.signal,
       inMs: terms.deadlineAtMs === Infinity ? Infinity : terms.deadlineAtMs - this.clock.now(),

@@ -6,7 +6,7 @@ import type { BudgetLimits } from '../store/state-store.js';
  * sends, and a limit below it (`rpm: 5`) goes whole, as before pacing. A provider whose bucket is
  * smaller still (per-second enforcement) shrinks it with its first headers or 429.
  */
-export const MIN_BURST_REQUESTS = 10;
+const MIN_BURST_REQUESTS = 10;
 
 /**
  * A target budget's limits, paced: with any request or token limit, each is released evenly

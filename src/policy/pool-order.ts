@@ -15,7 +15,7 @@ function windowShare(w: RateLimitWindow | undefined, elapsedMs: number, inflight
  * requests and tokens (refilled towards its reset, less the requests this process has in flight
  * there) and of its concurrency budget. A member whose breaker is open sorts last.
  */
-export function headroom(target: TargetRuntime, endpoint: Endpoint, nowMs: number): number {
+function headroom(target: TargetRuntime, endpoint: Endpoint, nowMs: number): number {
   const load: EndpointLoad = endpoint.load;
   if (!target.breaker.admits()) return -1;
   let room = load.level?.share(nowMs) ?? 1;
@@ -29,6 +29,10 @@ export function headroom(target: TargetRuntime, endpoint: Endpoint, nowMs: numbe
   return room;
 }
 
+/** Which endpoint of a target a call uses: chat (and streams), or embeddings. */
+export const chatEndpoint = (t: TargetRuntime): Endpoint => t.chat;
+export const embeddingsEndpoint = (t: TargetRuntime): Endpoint => t.embeddings;
+
 /**
  * A chain's targets in the order one call tries them: a pool's members by headroom (most room
  * first; ties keep the configured order) or in turns (`round_robin`); everything else as configured.
@@ -36,9 +40,13 @@ export function headroom(target: TargetRuntime, endpoint: Endpoint, nowMs: numbe
  */
 export class PoolOrder {
   private readonly turns = new Map<string, number>();
+  /** Whether a chain's target list holds a pool: fixed by the config, so worked out once per list. */
+  private readonly pooled = new WeakMap<readonly TargetRuntime[], boolean>();
 
-  order(targets: readonly TargetRuntime[], nowMs: number, endpointOf: (t: TargetRuntime) => Endpoint = (t) => t.chat): readonly TargetRuntime[] {
-    if (!targets.some((t) => t.target.pool)) return targets;
+  order(targets: readonly TargetRuntime[], nowMs: number, endpointOf: (t: TargetRuntime) => Endpoint = chatEndpoint): readonly TargetRuntime[] {
+    let pooled = this.pooled.get(targets);
+    if (pooled === undefined) this.pooled.set(targets, (pooled = targets.some((t) => t.target.pool)));
+    if (!pooled) return targets;
     const out: TargetRuntime[] = [];
     for (let i = 0; i < targets.length;) {
       const pool = targets[i]!.target.pool;

@@ -110,9 +110,12 @@ export class MemoryBudgets {
   release(key: string, leaseId: string, sent: boolean, nowMs: number): void {
     const w = this.windows.get(key);
     if (!w) return;
+    if (sent) {
+      w.endLease(leaseId, nowMs);
+      return;
+    }
     const known = w.inflight.get(leaseId);
     const lease = w.endLease(leaseId, nowMs);
-    if (sent) return;
     const e = known ?? w.find(leaseId);
     if (e) w.forget(e);
     if (!lease) return;
@@ -123,12 +126,6 @@ export class MemoryBudgets {
         p.giveBack(costOf(lease, d));
       }
     }
-  }
-
-  /** A sent lease's live entry, before it is released (undefined: unknown, or past its TTL). */
-  lease(key: string, leaseId: string, nowMs: number): Entry | undefined {
-    const held = this.windows.get(key)?.inflight.get(leaseId);
-    return held && held.until > nowMs ? held : undefined;
   }
 
   /** Settles a sent lease already released (`lease`: its entry as it was in flight). */

@@ -50,9 +50,8 @@ export class MemoryStore implements StateStore, BreakerStateStore {
   }
 
   settleBudget(key: string, leaseId: string, settlement: BudgetSettlement, nowMs: number): void {
-    const lease = this.budgets.lease(key, leaseId, nowMs);
-    // Its slot is freed as any sent request's; the request stays counted.
-    this.releaseBudget(key, leaseId, true, nowMs);
+    // Its slot is freed as any sent request's (the request stays counted), in the same lookup.
+    const lease = this.budgets.windows.get(key)?.endLease(leaseId, nowMs);
     this.budgets.settle(key, leaseId, lease, settlement, nowMs);
   }
 

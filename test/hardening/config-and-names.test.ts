@@ -155,7 +155,7 @@ describe('an answer stands whatever the store does after it', () => {
   it('returns the answer when a custom store throws while the lease is settled, and logs it', async () => {
     const { MemoryStore } = await import('../../src/store/memory-store.js');
     const store = new MemoryStore();
-    store.releaseBudget = () => {
+    store.settleBudget = () => {
       throw new Error('store went away');
     };
     const log = captureLogger();
