@@ -2,8 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { providerSecrets } from '../../src/config/secret-fields.js';
 import { secretRedactor } from '../../src/observe/redact.js';
-import { DEFAULTS, SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
-import { httpFetch } from '../shared/http-fetch.js';
+import { SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
+import { providerTransport } from '../shared/http-fetch.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
@@ -25,7 +25,7 @@ export { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock } = ctx;
   const redact = secretRedactor(providerSecrets(provider));
-  const transport = (provider.transport ?? DEFAULTS.provider.transport) === 'fetch' ? undefined : httpFetch();
+  const transport = providerTransport(provider);
   const client = new Anthropic({
     apiKey: provider.resolvedApiKey ?? null,
     baseURL: provider.baseURL ?? 'https://api.anthropic.com',

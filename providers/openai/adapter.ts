@@ -1,9 +1,8 @@
 import type OpenAI from 'openai';
-import { DEFAULTS } from '../../src/config/defaults.js';
 import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { providerSecrets } from '../../src/config/secret-fields.js';
 import { secretRedactor } from '../../src/observe/redact.js';
-import { httpFetch } from '../shared/http-fetch.js';
+import { providerTransport } from '../shared/http-fetch.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { openAIBody } from './adapter-body.js';
@@ -31,7 +30,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock } = ctx;
   const compatible = provider.type === 'openai-compatible';
   const redact = secretRedactor(providerSecrets(provider));
-  const transport = (provider.transport ?? DEFAULTS.provider.transport) === 'fetch' ? undefined : httpFetch();
+  const transport = providerTransport(provider);
   const client = openAIClient(provider, ctx.logger, transport?.fetch);
   const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact });
 

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
+import { DEFAULTS } from '../../src/config/defaults.js';
 
 /** The `fetch` the SDKs call: what they pass and what they read back. */
 export type SdkFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -53,6 +54,11 @@ function responseHeaders(res: http.IncomingMessage): Headers {
  * (ECONNREFUSED, ECONNRESET), which the adapters read; an abort rejects with an `AbortError`, as
  * fetch does, so the SDKs tell a caller's abort from their own timeout exactly as before.
  */
+/** The transport a provider's config asks for: ours on `node:http` (the default), or undefined for the SDK's own `fetch`. */
+export function providerTransport(provider: { transport?: 'node-http' | 'fetch' }): HttpFetch | undefined {
+  return (provider.transport ?? DEFAULTS.provider.transport) === 'fetch' ? undefined : httpFetch();
+}
+
 export function httpFetch(): HttpFetch {
   const agents = {
     'http:': new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
