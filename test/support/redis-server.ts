@@ -22,20 +22,40 @@ export async function startRedisServer(): Promise<RedisServer> {
   const binary = findRedisServer();
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const child = spawn(binary, ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1', '--dir', tmpdir()], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     try {
-      await waitForPing(port, child, () => output);
+      const child = await spawnRedis(binary, port);
       return { url: `redis://127.0.0.1:${port}`, port, stop: () => stop(child) };
     } catch (err) {
-      await stop(child);
       // Another process may have taken the port between our probe and redis binding it.
-      if (attempt >= 3 || !/Address already in use/.test(output)) throw err;
+      if (attempt >= 3 || !(err instanceof RedisStartError && err.addressInUse)) throw err;
     }
+  }
+}
+
+/** redis-server did not come up; `addressInUse` when its port was taken (worth another try). */
+export class RedisStartError extends Error {
+  constructor(message: string, readonly addressInUse: boolean) {
+    super(message);
+  }
+}
+
+/**
+ * Spawns redis-server on `port`, without persistence, and resolves once it answers PING; a server
+ * that exits or never answers is stopped and rejects with a `RedisStartError` carrying its output.
+ */
+export async function spawnRedis(binary: string, port: number): Promise<ChildProcess> {
+  const child = spawn(binary, ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1', '--dir', tmpdir()], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  try {
+    await waitForPing(port, child, () => output);
+    return child;
+  } catch (err) {
+    await stop(child);
+    throw new RedisStartError((err as Error).message, /Address already in use/.test(output));
   }
 }
 
