@@ -45,13 +45,17 @@ export class AnthropicBlockTracker {
         if (typeof block.text === 'string' && block.text && !this.jsonTool) yield { type: 'delta', text: block.text };
         break;
       case 'tool_use': {
+        // Input is normally `{}` here and streamed as JSON; programmatic calls may carry it whole.
+        const given = block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
         if (this.jsonTool && block.name === JSON_TOOL_NAME) {
           entry.answer = true;
+          if (given) {
+            entry.sentArguments = true;
+            yield { type: 'delta', text: given };
+          }
           break;
         }
         entry.ordinal = this.tools++;
-        // Input is normally `{}` here and streamed as JSON; programmatic calls may carry it whole.
-        const given = block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : '';
         entry.json = '';
         yield { type: 'tool_call_start', index: entry.ordinal, id: String(block.id), name: String(block.name) };
         if (given) yield* this.arguments(entry, given);

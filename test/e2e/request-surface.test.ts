@@ -372,6 +372,21 @@ describe('structured output on a Claude model without native structured output',
     expect(done.result).toMatchObject({ object: john, toolCalls: [], finishReason: 'stop' });
   });
 
+  it('streams a json tool input that arrives whole at its block start as the answer text, as chat returns it', async () => {
+    const { router } = setup(legacy);
+    up.script(ANTHROPIC_PATH, { sse: [
+      anthropicMessageStart(),
+      anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_J', name: 'json', input: john } }),
+      anthropicEvent({ type: 'content_block_stop', index: 0 }),
+      ...anthropicSseEnd('tool_use'),
+    ] });
+    const events = await collect(router.stream({ messages: [extract], responseFormat: { type: 'json_schema', schema: Contact } }));
+    expect(events.filter((e) => e.type === 'text').map((e) => (e as Extract<StreamEvent, { type: 'text' }>).delta).join('')).toBe(JSON.stringify(john));
+    const done = events.at(-1) as Extract<StreamEvent, { type: 'done' }>;
+    expect(done.type).toBe('done');
+    expect(done.result).toMatchObject({ object: john, text: JSON.stringify(john), finishReason: 'stop' });
+  });
+
   it('throws invalid_output after exactly one request when the json tool\'s input does not match the schema', async () => {
     const { router, anthropic } = setup(legacy);
     up.script(ANTHROPIC_PATH, { status: 200, body: anthropicToolMessage([{ type: 'tool_use', id: 'toolu_J', name: 'json', input: { name: 'John Smith', plan: 'Gold' } }]) });
