@@ -37,6 +37,7 @@ const OPTIONAL_FIELDS: Record<string, string> = {
   'providerBase.timeoutMs': 'provider.timeoutMs',
   'providerBase.transport': 'provider.transport',
   'providerBase.azure': 'provider.azure',
+  'providerSchema.api': 'provider.api',
   'poolStep.pick': 'pool.pick',
   'configSchema.keyPrefix': 'store.keyPrefix',
   'RedisStoreOptions.keyPrefix': 'store.keyPrefix',

@@ -12,6 +12,10 @@ import { mapOpenAIError } from './map-error.js';
 import { openAIAnswer } from './response.js';
 import { streamOpenAI } from './stream.js';
 import { openAIUsage } from './usage.js';
+import { aliasedHeaders } from '../presets/dialect.js';
+import { presetDialect } from '../presets/dialects.js';
+import { withErrorEnvelope } from '../presets/error-envelope.js';
+import { embeddedError } from './embedded-error.js';
 
 export { openAIBody } from './adapter-body.js';
 
@@ -31,8 +35,12 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const compatible = provider.type === 'openai-compatible';
   const redact = secretRedactor(providerSecrets(provider));
   const transport = providerTransport(provider);
-  const client = openAIClient(provider, ctx.logger, transport?.fetch);
-  const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact });
+  const dialect = provider.type === 'openai-compatible' && provider.preset ? presetDialect(provider.preset) : undefined;
+  // Compatible servers' own error bodies are rewritten into OpenAI's envelope before the SDK reads them.
+  const fetch = compatible ? withErrorEnvelope(transport?.fetch ?? ((input, init) => globalThis.fetch(input, init))) : transport?.fetch;
+  const client = openAIClient(provider, ctx.logger, fetch);
+  const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact, dialect });
+  const headersOf = (headers: Headers) => aliasedHeaders(headers, dialect?.headerAliases);
 
   return {
     name: provider.name,
@@ -48,18 +56,20 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       } catch (err) {
         throw mapper(request.model)(err);
       }
+      const failed = embeddedError(data, response.headers);
+      if (failed) throw mapper(request.model)(failed);
       const { text, toolCalls, finishReason } = openAIAnswer(data, where);
       return {
         text, toolCalls, finishReason,
         usage: openAIUsage(data.usage),
         model: data.model ?? request.model,
         requestId: response.headers.get('x-request-id') ?? undefined,
-        rateLimit: readRateLimits(response.headers, clock.now(), compatible ? 'any' : 'openai'),
+        rateLimit: readRateLimits(headersOf(response.headers), clock.now(), compatible ? 'any' : 'openai'),
       };
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
       const where = { provider: provider.name, model: request.model };
-      return streamOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model) }, request, options);
+      return streamOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model), headers: headersOf }, request, options);
     },
     embed(request, options) {
       const where = { provider: provider.name, model: request.model };

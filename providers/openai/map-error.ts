@@ -4,12 +4,15 @@ import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
 import { RouterError, type ErrorKind } from '../../src/errors.js';
 import { statusKind } from '../shared/status-kind.js';
 import { abortedError, transportError } from '../shared/transport-error.js';
+import { aliasedHeaders, type PresetDialect } from '../presets/dialect.js';
 
 export interface MapContext {
   provider: string;
   model: string;
   nowMs: number;
   redact: (text: string) => string;
+  /** An `openai-compatible` preset's own headers and error meanings. */
+  dialect?: PresetDialect;
 }
 
 // Billing and spend codes: never retried, the provider is parked. `insufficient_credits` is what
@@ -28,7 +31,9 @@ const RATE_TYPES = new Set(['requests', 'tokens', 'rate_limit_error', 'rate_limi
 interface Inner {
   message?: string;
   type?: string;
-  code?: string | null;
+  /** A string on OpenAI; the HTTP status as a number on vLLM and OpenRouter. */
+  code?: string | number | null;
+  metadata?: Record<string, unknown>;
 }
 
 function kindOf(status: number | undefined, code: string | undefined, type: string | undefined, message: string): ErrorKind {
@@ -66,17 +71,21 @@ export function mapOpenAIError(err: unknown, ctx: MapContext): RouterError {
   // `err.error` is the inner `{message,type,param,code}`; some servers send `{"error": "slow down"}`.
   const inner: Inner = typeof err.error === 'object' && err.error !== null ? (err.error as Inner) : {};
   const bare = typeof err.error === 'string' ? err.error : undefined;
-  const code = (err.code ?? inner.code ?? undefined) || undefined;
+  const rawCode: unknown = err.code ?? inner.code ?? undefined;
+  const code = typeof rawCode === 'string' && rawCode !== '' ? rawCode : undefined;
   const type = err.type ?? inner.type;
   const message = ctx.redact(inner.message ?? bare ?? err.message);
   const status = err.status;
-  const kind = kindOf(status, code, type, message);
-  let factCode = code ?? (type && type !== 'invalid_request_error' ? type : undefined);
+  const headers = err.headers ? aliasedHeaders(err.headers, ctx.dialect?.headerAliases) : undefined;
+  // An error frame in a 200 stream (OpenRouter, vLLM) may carry its HTTP status as a numeric code.
+  const statusOf = status ?? (typeof rawCode === 'number' && rawCode >= 400 && rawCode < 600 ? rawCode : undefined);
+  const verdict = ctx.dialect?.classify?.({ status, code, type, message, metadata: inner.metadata, headers });
+  const kind = verdict?.kind ?? kindOf(statusOf, code, type, message);
+  let factCode = verdict?.code ?? code ?? (type && type !== 'invalid_request_error' ? type : undefined);
   // "Request too large ... on tokens per min": the request alone exceeds this target's TPM.
   if (kind === 'rate_limited' && /^Request too large/i.test(message)) factCode = 'request_too_large';
   if (kind === 'rate_limited' && bare) factCode ??= 'slow_down';
 
-  const headers = err.headers ?? undefined;
   const retryAfterMs = kind === 'rate_limited'
     ? waitHintMs({ headers, nowMs: ctx.nowMs, message, window: type === 'requests' || type === 'tokens' ? type : undefined })
     : kind === 'server' ? retryAfterHintMs(headers, ctx.nowMs) : undefined;

@@ -24,7 +24,9 @@ export interface OpenAIStreamContext {
   compatible: boolean;
   map: (err: unknown) => ReturnType<typeof mapOpenAIError>;
   now: () => number;
-  where: Omit<MapContext, 'nowMs' | 'redact'>;
+  where: Omit<MapContext, 'nowMs' | 'redact' | 'dialect'>;
+  /** The response's headers as the rate-limit reader should see them (a preset's own names aliased). */
+  headers?: (headers: Headers) => { get(name: string): string | null | undefined };
 }
 
 /**
@@ -45,7 +47,7 @@ export async function* streamOpenAI(ctx: OpenAIStreamContext, request: ProviderR
   } catch (err) {
     throw ctx.map(err);
   }
-  yield { type: 'open', requestId: response.headers.get('x-request-id') ?? undefined, rateLimit: readRateLimits(response.headers, ctx.now(), ctx.compatible ? 'any' : 'openai') };
+  yield { type: 'open', requestId: response.headers.get('x-request-id') ?? undefined, rateLimit: readRateLimits(ctx.headers ? ctx.headers(response.headers) : response.headers, ctx.now(), ctx.compatible ? 'any' : 'openai') };
 
   const tools = new OpenAIToolCallTracker();
   let finishReason: FinishReason | undefined;

@@ -45,6 +45,8 @@ export const DEFAULTS = Object.freeze({
     timeoutMs: 60_000,
     transport: 'node-http' as 'node-http' | 'fetch',
     azure: false,
+    /** Which OpenAI API an `openai` provider calls. */
+    api: 'chat' as 'chat' | 'responses',
   }),
   limits: Object.freeze({
     windowMs: 60_000,

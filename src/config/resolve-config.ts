@@ -3,6 +3,7 @@ import { RouterError } from '../errors.js';
 import { configSchema, type ParsedConfig, type ProviderConfig } from './schema.js';
 import { maskedWhenPrinted, storeMaskedWhenPrinted } from './secret-fields.js';
 import { DEFAULTS } from './defaults.js';
+import { applyPreset, presetNeedsKey } from './apply-preset.js';
 
 /** One (provider, model) step of a chain, with its per-target options resolved. */
 export interface Target {
@@ -78,14 +79,16 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
 
   // Names come from the config: a provider named `toString` or `constructor` is a name like any other.
   const providers: Record<string, ResolvedProvider> = Object.create(null);
-  for (const [name, provider] of Object.entries(config.providers)) {
+  for (const [name, given] of Object.entries(config.providers)) {
+    const provider = given.type === 'openai-compatible' ? applyPreset(name, given, problems) : given;
+    const needsKey = provider.type === 'openai' || provider.type === 'anthropic' || presetNeedsKey(provider);
     let resolvedApiKey = provider.apiKey;
     if (!resolvedApiKey && provider.apiKeyEnv) {
       resolvedApiKey = env[provider.apiKeyEnv] || undefined;
-      if (!resolvedApiKey && (provider.type === 'openai' || provider.type === 'anthropic')) {
+      if (!resolvedApiKey && needsKey) {
         problems.push(`providers.${name}.apiKeyEnv: environment variable ${provider.apiKeyEnv} is not set`);
       }
-    } else if (!resolvedApiKey && (provider.type === 'openai' || provider.type === 'anthropic')) {
+    } else if (!resolvedApiKey && needsKey) {
       problems.push(`providers.${name}: needs apiKeyEnv (or apiKey) for a ${provider.type} provider`);
     }
     providers[name] = withHiddenKeys({ ...provider, name }, provider.apiKey, resolvedApiKey);

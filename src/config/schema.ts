@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_TIMER_MS } from '../clock.js';
 import { DEFAULTS } from './defaults.js';
+import { PRESET_NAMES } from '../../providers/presets/catalog.js';
 
 const positiveInt = z.number().int().positive();
 /** The largest `maxTokens` any model takes; a larger one is a mistake, not a request (in a call or a chain step). */
@@ -155,9 +156,22 @@ const fakeRespond = z.custom<(request: unknown, n: number) => unknown>((v) => ty
 });
 
 export const providerSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('openai'), ...providerBase }).strict(),
+  z.object({
+    type: z.literal('openai'),
+    ...providerBase,
+    /** Which OpenAI API answers: Chat Completions, or the Responses API (stateless, reasoning items round-trip). @default 'chat' */
+    api: z.enum(['chat', 'responses']).optional(),
+  }).strict(),
   z.object({ type: z.literal('anthropic'), ...providerBase }).strict(),
-  z.object({ type: z.literal('openai-compatible'), ...providerBase, baseURL: httpURL, capabilities: capabilitiesSchema.optional() }).strict(),
+  z.object({
+    type: z.literal('openai-compatible'),
+    ...providerBase,
+    /** Required unless `preset` names the service. */
+    baseURL: httpURL.optional(),
+    /** A known service: fills `baseURL`, `apiKeyEnv`, `capabilities` and its error dialect (what the config sets wins). */
+    preset: z.enum(PRESET_NAMES, { error: () => `unknown preset (valid: ${PRESET_NAMES.join(', ')})` }).optional(),
+    capabilities: capabilitiesSchema.optional(),
+  }).strict(),
   z.object({
     type: z.literal('fake'),
     ...providerBase,
