@@ -51,14 +51,14 @@ const counts = () => [up.count(SVC), up.count(BACKUP)];
 type Case = [preset: PresetName, what: string, error: () => WireError];
 
 describe('presets: a 429 with a hint waits on the hint and retries the same target', () => {
-  it.each<Case & { 3?: never } | [PresetName, string, () => WireError, number]>([
+  it.each<[PresetName, string, () => WireError, number]>([
     ['groq', 'retry-after on a TPM 429', () => groq.rateLimited('2'), 2000],
     ['mistral', 'the spent per-minute token window (ratelimitbysize-reset, seconds)', () => mistral.rateLimited, 3000],
     ['openrouter', 'X-RateLimit-Reset in Unix milliseconds', () => openrouter.rateLimited(clock.now() + 4000), 4000],
     ['together', 'the spent request window (x-ratelimit-reset, seconds)', () => together.rateLimited, 2000],
     ['fireworks', 'retry-after over the adaptive limit', () => fireworks.rateLimited, 1000],
     ['xai', 'retry-after', () => xai.rateLimited, 2000],
-  ] as Array<[PresetName, string, () => WireError, number]>)('%s: %s', async (preset, _what, error, waitMs) => {
+  ])('%s: %s', async (preset, _what, error, waitMs) => {
     const r = routeThrough(preset);
     up.script(SVC, reply(error()));
     const res = await r.chat(ask);
