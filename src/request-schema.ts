@@ -43,7 +43,10 @@ const messageSchema = z.discriminatedUnion('role', [
     role: z.literal('assistant'),
     content: text.nullable(),
     toolCalls: z.array(toolCall).optional(),
-    providerParts: z.object({ api: z.literal('anthropic'), blocks: z.array(z.unknown()) }).strict().optional(),
+    providerParts: z.discriminatedUnion('api', [
+      z.object({ api: z.literal('anthropic'), blocks: z.array(z.unknown()) }).strict(),
+      z.object({ api: z.literal('openai-responses'), items: z.array(z.unknown()) }).strict(),
+    ]).optional(),
   }).strict(),
   z.object({ role: z.literal('tool'), toolCallId: z.string().min(1), content: text, isError: z.boolean().optional() }).strict(),
 ]);

@@ -59,15 +59,21 @@ export type ResponseFormat =
 
 /**
  * Parts of an assistant turn only the API that produced them understands (Anthropic thinking blocks,
- * which must come back unmodified and in order in a tool loop). Replayed verbatim to a provider of
- * that API, dropped for any other.
+ * which must come back unmodified and in order in a tool loop; OpenAI Responses reasoning items with
+ * their encrypted content). Replayed verbatim to a provider of that API, dropped for any other.
  */
-export interface ProviderParts {
-  /** The API that produced them (a provider type). */
-  api: 'anthropic';
-  /** The turn's content blocks exactly as received, thinking blocks included. */
-  blocks: unknown[];
-}
+export type ProviderParts =
+  | {
+    /** The API that produced them. */
+    api: 'anthropic';
+    /** The turn's content blocks exactly as received, thinking blocks included. */
+    blocks: unknown[];
+  }
+  | {
+    api: 'openai-responses';
+    /** The turn's output items exactly as received (`reasoning` with `encrypted_content`, `message`, `function_call`). */
+    items: unknown[];
+  };
 
 /** An assistant turn; `result.message` is one, ready to append to the history. */
 export interface AssistantMessage {

@@ -16,6 +16,9 @@ import { aliasedHeaders } from '../presets/dialect.js';
 import { presetDialect } from '../presets/dialects.js';
 import { withErrorEnvelope } from '../presets/error-envelope.js';
 import { embeddedError } from './embedded-error.js';
+import { chatResponses } from './responses/chat.js';
+import type { ResponsesContext } from './responses/context.js';
+import { streamResponses } from './responses/stream.js';
 
 export { openAIBody } from './adapter-body.js';
 
@@ -26,8 +29,8 @@ export const OPENAI_MAX_EMBEDDING_TOKENS = 300_000;
 
 /**
  * The `openai` and `openai-compatible` adapter (Azure OpenAI too, with `azure: true`): Chat
- * Completions and embeddings through the official SDK with its retries off (`maxRetries: 0`);
- * Switchyard owns the one retry loop.
+ * Completions (or, with `api: 'responses'`, the Responses API) and embeddings through the official
+ * SDK with its retries off (`maxRetries: 0`); Switchyard owns the one retry loop.
  * @example const adapter = openAIAdapter({ provider, clock, logger });
  */
 export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
@@ -41,12 +44,19 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const client = openAIClient(provider, ctx.logger, fetch);
   const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact, dialect });
   const headersOf = (headers: Headers) => aliasedHeaders(headers, dialect?.headerAliases);
+  const responses: ResponsesContext | undefined = provider.type === 'openai' && provider.api === 'responses' ? {
+    client,
+    where: (model) => ({ provider: provider.name, model }),
+    map: mapper,
+    rateLimits: (headers) => readRateLimits(headers, clock.now(), 'openai'),
+  } : undefined;
 
   return {
     name: provider.name,
     type: provider.type,
     traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS, maxEmbeddingTokens: OPENAI_MAX_EMBEDDING_TOKENS, timeoutCoversBody: transport !== undefined },
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
+      if (responses) return chatResponses(responses, request, options);
       const where = { provider: provider.name, model: request.model };
       const body = openAIBody(request, compatible, provider.name);
       let data: OpenAI.ChatCompletion;
@@ -68,6 +78,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       };
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
+      if (responses) return streamResponses(responses, request, options);
       const where = { provider: provider.name, model: request.model };
       return streamOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model), headers: headersOf }, request, options);
     },

@@ -49,7 +49,9 @@ export function toolOutputText(output: LanguageModelV3ToolResultOutput, warnings
 
 function providerPartsOf(options: unknown): ProviderParts | undefined {
   const parts = (options as Record<string, { providerParts?: ProviderParts }> | undefined)?.[PROVIDER_KEY]?.providerParts;
-  return parts && Array.isArray(parts.blocks) ? parts : undefined;
+  if (parts?.api === 'anthropic' && Array.isArray(parts.blocks)) return parts;
+  if (parts?.api === 'openai-responses' && Array.isArray(parts.items)) return parts;
+  return undefined;
 }
 
 /**

@@ -1,0 +1,4 @@
+import { runAdapterContract } from './contract.js';
+import { openAIResponsesHarness } from './openai-responses-harness.js';
+
+runAdapterContract(openAIResponsesHarness());

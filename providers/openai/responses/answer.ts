@@ -1,0 +1,86 @@
+import type OpenAI from 'openai';
+import { RouterError } from '../../../src/errors.js';
+import type { FinishReason, ProviderParts, ToolCall, Usage } from '../../../src/types.js';
+import { parseToolArguments } from '../../shared/tool-arguments.js';
+import { malformedResponse } from '../../shared/transport-error.js';
+
+interface Where {
+  provider: string;
+  model: string;
+}
+
+/** Responses usage, normalised: `input_tokens` already counts cached ones; details only when above zero. */
+export function responsesUsage(usage: OpenAI.Responses.ResponseUsage | null | undefined): Usage {
+  const out: Usage = { inputTokens: usage?.input_tokens ?? 0, outputTokens: usage?.output_tokens ?? 0 };
+  const cached = usage?.input_tokens_details?.cached_tokens;
+  const written = usage?.input_tokens_details?.cache_write_tokens;
+  const reasoning = usage?.output_tokens_details?.reasoning_tokens;
+  if (cached) out.cachedInputTokens = cached;
+  if (written) out.cacheWriteTokens = written;
+  if (reasoning) out.reasoningTokens = reasoning;
+  return out;
+}
+
+/**
+ * Why a response stopped, from its `status` and `incomplete_details` (the Responses API has no
+ * `finish_reason`): `incomplete` at `max_output_tokens` is `length`, at `content_filter` is
+ * `content_filter`; a completed one with calls is `tool_calls`, a refusal `content_filter`.
+ */
+export function responsesFinishReason(
+  status: string | null | undefined,
+  incomplete: { reason?: string } | null | undefined,
+  facts: { toolCalls: boolean; refusal: boolean },
+): FinishReason {
+  if (status === 'incomplete') {
+    if (incomplete?.reason === 'max_output_tokens') return 'length';
+    if (incomplete?.reason === 'content_filter') return 'content_filter';
+    return 'other';
+  }
+  if (facts.refusal) return 'content_filter';
+  if (facts.toolCalls) return 'tool_calls';
+  return status === 'completed' ? 'stop' : 'other';
+}
+
+/** The output items kept for the next turn: all of them, when a reasoning item is among them (else none is needed). */
+export function reasoningParts(items: readonly unknown[]): ProviderParts | undefined {
+  return items.some((i) => (i as { type?: unknown }).type === 'reasoning') ? { api: 'openai-responses', items: [...items] } : undefined;
+}
+
+/** A `response.failed` (or a non-stream `status: "failed"`): the provider failed mid-answer. */
+export function failedResponse(response: Pick<OpenAI.Responses.Response, 'error'>, where: Where): RouterError {
+  const error = response.error;
+  const code = error?.code ?? undefined;
+  const kind = code === 'rate_limit_exceeded' ? 'rate_limited' : 'server';
+  return new RouterError(kind, `${where.provider} response failed: ${error?.message ?? 'no reason given'}`, { ...where, code: code ?? 'response_failed' });
+}
+
+/**
+ * The answer of a Responses call: the text of its `message` items (a refusal's text when the model
+ * refused), its `function_call` items as tool calls (id = `call_id`, the pairing key of
+ * `function_call_output`; arguments parsed, invalid JSON throws `invalid_output`), why it stopped,
+ * and, with reasoning items among the output, every item as `providerParts` for the next turn.
+ * Calls of an answer cut at `length` are not returned: their arguments are cut too.
+ */
+export function responsesAnswer(data: OpenAI.Responses.Response, where: Where): {
+  text: string; toolCalls: ToolCall[]; finishReason: FinishReason; providerParts?: ProviderParts;
+} {
+  if (!data || !Array.isArray(data.output)) throw malformedResponse(where, 'no output');
+  if (data.status === 'failed') throw failedResponse(data, where);
+  let text = '';
+  let refusal = '';
+  const calls: OpenAI.Responses.ResponseFunctionToolCall[] = [];
+  for (const item of data.output) {
+    if (item.type === 'message') {
+      for (const part of item.content) {
+        if (part.type === 'output_text') text += part.text;
+        else if (part.type === 'refusal') refusal += part.refusal;
+      }
+    } else if (item.type === 'function_call') {
+      calls.push(item);
+    }
+  }
+  const finishReason = responsesFinishReason(data.status, data.incomplete_details, { toolCalls: calls.length > 0, refusal: refusal !== '' });
+  const toolCalls = finishReason === 'length' ? [] : calls.map((c) => ({ id: c.call_id, name: c.name, arguments: parseToolArguments(c.arguments ?? '', c.name, where) }));
+  const providerParts = reasoningParts(data.output);
+  return { text: refusal || text, toolCalls, finishReason, ...(providerParts ? { providerParts } : {}) };
+}

@@ -1,0 +1,11 @@
+import type OpenAI from 'openai';
+import type { RouterError } from '../../../src/errors.js';
+import type { RateLimitSnapshot } from '../../../src/types.js';
+
+/** What the Responses calls share with the rest of the OpenAI adapter: its client, error mapping and header reading. */
+export interface ResponsesContext {
+  client: OpenAI;
+  where(model: string): { provider: string; model: string };
+  map(model: string): (err: unknown) => RouterError;
+  rateLimits(headers: Headers): RateLimitSnapshot | undefined;
+}
