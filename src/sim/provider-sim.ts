@@ -168,13 +168,13 @@ export class ProviderSim {
     return x.fail(faultError(rule, key ?? '', this.rpm[endpoint], model), rule.fault, true, { rule, key });
   }
 
-  /** Answers one chat request whose body has been read. */
-  handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number): Promise<void> {
+  /** Answers one chat request whose body has been read, in `wire`'s format (OpenAI's Responses API shares a provider with Chat Completions). */
+  handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number, wire: Wire = this.wire): Promise<void> {
     const { options, stats, now } = this.deps;
-    const x = this.open('chat', res, arrivedAtMs, (ctx, s) => this.wire.headers(ctx, s));
-    const key = this.wire.keyOf(req.headers);
+    const x = this.open('chat', res, arrivedAtMs, (ctx, s) => wire.headers(ctx, s));
+    const key = wire.keyOf(req.headers);
     if (!key && options.requireKey !== false) return x.fail({ kind: 'missing_key' }, undefined, false);
-    const request = this.wire.parse(raw, req.headers);
+    const request = wire.parse(raw, req.headers);
     if (isSimError(request)) return x.fail(request);
     x.event.model = request.model;
     x.event.stream = request.stream;
@@ -187,7 +187,7 @@ export class ProviderSim {
 
     const u = this.faultRandom.chat();
     const rule = pickFault(options.faults ?? [], { n: x.n, elapsedMs: x.nowMs - this.deps.startedAtMs, model: request.model, stream: request.stream, endpoint: 'chat' }, u);
-    const answer = answerFor(request, { invalidJson: rule?.fault === 'invalid_json', textBeforeToolCalls: this.wire.textBeforeToolCalls(request), cache: this.cache });
+    const answer = answerFor(request, { invalidJson: rule?.fault === 'invalid_json', textBeforeToolCalls: wire.textBeforeToolCalls(request), cache: this.cache });
     if (rule && REPLACING_FAULTS.has(rule.fault)) return this.replace(x, rule, req, key, 'chat', request.model);
     if (options.capacity !== undefined && this.serving >= options.capacity) {
       stats.overCapacity++;
@@ -218,7 +218,7 @@ export class ProviderSim {
     const slowMs = rule?.fault === 'slow_first_byte' ? rule.delayMs ?? PROVIDER_DEFAULTS.slowFirstByteMs : 0;
     // Only Anthropic's output window changed since admission (the refund); OpenAI's snapshot stands.
     const snapshot = this.type === 'anthropic' ? limiter.snapshot(x.nowMs) : admitted.snapshot;
-    const headers = this.wire.headers({ ...x.ctx, processingMs: now() - arrivedAtMs + x.baseMs }, snapshot);
+    const headers = wire.headers({ ...x.ctx, processingMs: now() - arrivedAtMs + x.baseMs }, snapshot);
     const ids: AnswerIds = { id: x.answerId, createdS: Math.floor(x.nowMs / 1000), fingerprint: this.fingerprint };
     const perTokenMs = options.latency?.perTokenMs ?? 0;
 
@@ -227,11 +227,11 @@ export class ProviderSim {
       if (rule?.fault === 'stream_error') return x.fail({ kind: this.type === 'openai' ? 'server_error' : 'overloaded' }, 'stream_error', true, { rule, key });
       x.decided(200, rule?.fault);
       const delayMs = x.baseMs + slowMs + perTokenMs * answer.outputTokens;
-      const body = this.wire.completion(request, answer, ids);
+      const body = wire.completion(request, answer, ids);
       return rule?.fault === 'stream_cut' ? sendCutJson(x.scope, 200, headers, body, delayMs) : sendJson(x.scope, 200, headers, body, delayMs);
     }
     x.decided(200, rule?.fault);
-    let frames = this.wire.stream(request, answer, ids);
+    let frames = wire.stream(request, answer, ids);
     if (rule?.fault === 'stream_error' && rule.echoKey && key) frames = { ...frames, error: echoKeyInFrame(frames.error, key) };
     const afterChunks = Math.min(rule?.afterChunks ?? PROVIDER_DEFAULTS.afterChunks, frames.chunks.length);
     return sendStream(x.scope, headers, frames, {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { anthropicWire } from './anthropic-wire.js';
 import { openAIWire } from './openai-wire.js';
+import { openAIResponsesWire } from './openai-responses-wire.js';
 import { DEFAULT_PROVIDERS, type SimulatorOptions } from './options.js';
 import { ProviderSim } from './provider-sim.js';
 import { sendJson } from './responder.js';
@@ -27,7 +28,7 @@ export interface Simulator {
 
 // Bigger than any chat request; Anthropic's own cap on Messages is 32 MB.
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
-const ROUTE = /^\/(?:([^/]+)\/)?v1\/(chat\/completions|messages|embeddings)$/;
+const ROUTE = /^\/(?:([^/]+)\/)?v1\/(chat\/completions|responses|messages|embeddings)$/;
 
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -81,7 +82,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (method === 'GET' && path === '/') return reply(200, {}, { simulator: 'switchyard', description: scenario.description, providers: describe() });
     const match = ROUTE.exec(path);
     const embeddings = match?.[2] === 'embeddings';
-    const wire = match?.[2] === 'messages' ? anthropicWire : openAIWire;
+    const wire = match?.[2] === 'messages' ? anthropicWire : match?.[2] === 'responses' ? openAIResponsesWire : openAIWire;
     const sim = match && (match[1] ? sims.get(match[1]) : firstOf(wire.type));
     const raw = await readBody(req);
     const ctx = { requestId: 'req_invalid', org: 'unknown', nowMs: arrivedAtMs, retryAfter: false };
@@ -98,7 +99,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const err = wire.error({ kind: 'too_large' }, ctx);
       return reply(err.status, err.headers, err.body);
     }
-    return embeddings ? sim.handleEmbeddings(req, res, raw, arrivedAtMs) : sim.handle(req, res, raw, arrivedAtMs);
+    return embeddings ? sim.handleEmbeddings(req, res, raw, arrivedAtMs) : sim.handle(req, res, raw, arrivedAtMs, wire);
   }
 
   const server = createServer({ requestTimeout: 0, keepAlive: true, noDelay: true }, (req, res) => {
