@@ -1,5 +1,6 @@
 import { anthropicAdapter } from './anthropic/adapter.js';
 import { fakeAdapter } from './fake/adapter.js';
+import { geminiAdapter } from './gemini/adapter.js';
 import { openAIAdapter } from './openai/adapter.js';
 import type { AdapterContext, ProviderAdapter } from './types.js';
 
@@ -17,6 +18,8 @@ export function createAdapter(ctx: AdapterContext): ProviderAdapter {
       return openAIAdapter(ctx);
     case 'anthropic':
       return anthropicAdapter(ctx);
+    case 'gemini':
+      return geminiAdapter(ctx);
     case 'fake':
       return fakeAdapter(ctx);
   }

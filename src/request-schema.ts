@@ -46,6 +46,7 @@ const messageSchema = z.discriminatedUnion('role', [
     providerParts: z.discriminatedUnion('api', [
       z.object({ api: z.literal('anthropic'), blocks: z.array(z.unknown()) }).strict(),
       z.object({ api: z.literal('openai-responses'), items: z.array(z.unknown()) }).strict(),
+      z.object({ api: z.literal('gemini'), blocks: z.array(z.unknown()) }).strict(),
     ]).optional(),
   }).strict(),
   z.object({ role: z.literal('tool'), toolCallId: z.string().min(1), content: text, isError: z.boolean().optional() }).strict(),

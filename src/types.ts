@@ -60,7 +60,8 @@ export type ResponseFormat =
 /**
  * Parts of an assistant turn only the API that produced them understands (Anthropic thinking blocks,
  * which must come back unmodified and in order in a tool loop; OpenAI Responses reasoning items with
- * their encrypted content). Replayed verbatim to a provider of that API, dropped for any other.
+ * their encrypted content; Gemini parts with their thought signatures). Replayed verbatim to a
+ * provider of that API, dropped for any other.
  */
 export type ProviderParts =
   | {
@@ -73,6 +74,11 @@ export type ProviderParts =
     api: 'openai-responses';
     /** The turn's output items exactly as received (`reasoning` with `encrypted_content`, `message`, `function_call`). */
     items: unknown[];
+  }
+  | {
+    api: 'gemini';
+    /** The turn's parts exactly as received, thought signatures included. */
+    blocks: unknown[];
   };
 
 /** An assistant turn; `result.message` is one, ready to append to the history. */

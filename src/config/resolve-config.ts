@@ -27,6 +27,12 @@ export interface ResolvedConfig extends Omit<ParsedConfig, 'chains' | 'providers
   chains: Record<string, Target[]>;
 }
 
+/**
+ * Provider types that cannot work without a key, each with the environment variable read when the
+ * config names none (undefined: the config must name one).
+ */
+const KEYED_TYPES: Readonly<Partial<Record<ProviderConfig['type'], string>>> = { openai: undefined, anthropic: undefined, gemini: 'GEMINI_API_KEY' };
+
 function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const part of path) {
@@ -81,12 +87,15 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
   const providers: Record<string, ResolvedProvider> = Object.create(null);
   for (const [name, given] of Object.entries(config.providers)) {
     const provider = given.type === 'openai-compatible' ? applyPreset(name, given, problems) : given;
-    const needsKey = provider.type === 'openai' || provider.type === 'anthropic' || presetNeedsKey(provider);
+    const needsKey = Object.hasOwn(KEYED_TYPES, provider.type) || presetNeedsKey(provider);
     let resolvedApiKey = provider.apiKey;
-    if (!resolvedApiKey && provider.apiKeyEnv) {
-      resolvedApiKey = env[provider.apiKeyEnv] || undefined;
+    const keyEnv = provider.apiKeyEnv ?? KEYED_TYPES[provider.type];
+    if (!resolvedApiKey && keyEnv) {
+      resolvedApiKey = env[keyEnv] || undefined;
       if (!resolvedApiKey && needsKey) {
-        problems.push(`providers.${name}.apiKeyEnv: environment variable ${provider.apiKeyEnv} is not set`);
+        problems.push(provider.apiKeyEnv
+          ? `providers.${name}.apiKeyEnv: environment variable ${provider.apiKeyEnv} is not set`
+          : `providers.${name}: environment variable ${keyEnv} (the ${provider.type} key) is not set; set it, or apiKeyEnv / apiKey`);
       }
     } else if (!resolvedApiKey && needsKey) {
       problems.push(`providers.${name}: needs apiKeyEnv (or apiKey) for a ${provider.type} provider`);

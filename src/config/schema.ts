@@ -163,6 +163,8 @@ export const providerSchema = z.discriminatedUnion('type', [
     api: z.enum(['chat', 'responses']).optional(),
   }).strict(),
   z.object({ type: z.literal('anthropic'), ...providerBase }).strict(),
+  /** The Gemini API (generativelanguage.googleapis.com v1beta); its key is read from GEMINI_API_KEY unless `apiKey` or `apiKeyEnv` says otherwise. */
+  z.object({ type: z.literal('gemini'), ...providerBase }).strict(),
   z.object({
     type: z.literal('openai-compatible'),
     ...providerBase,

@@ -1,0 +1,18 @@
+import type { Usage } from '../../src/types.js';
+import type { GeminiUsage } from './wire-types.js';
+
+/**
+ * `usageMetadata`, normalised: `promptTokenCount` already counts the tokens served from the cache
+ * (`cachedContentTokenCount`), so it is the input total as is; output is the answer's tokens plus the
+ * thinking's (`candidatesTokenCount` leaves `thoughtsTokenCount` out, and both are billed as
+ * output). Cache reads and thinking tokens are added when more than zero. `toolUsePromptTokenCount`
+ * (Google's own tools: search, code execution) is not counted: this adapter sends none.
+ */
+export function geminiUsage(usage: GeminiUsage | undefined): Usage {
+  const thoughts = usage?.thoughtsTokenCount ?? 0;
+  const out: Usage = { inputTokens: usage?.promptTokenCount ?? 0, outputTokens: (usage?.candidatesTokenCount ?? 0) + thoughts };
+  const cached = usage?.cachedContentTokenCount;
+  if (cached) out.cachedInputTokens = cached;
+  if (thoughts) out.reasoningTokens = thoughts;
+  return out;
+}
