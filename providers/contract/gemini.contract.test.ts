@@ -1,0 +1,4 @@
+import { runAdapterContract } from './contract.js';
+import { geminiHarness } from './gemini-harness.js';
+
+runAdapterContract(geminiHarness());
