@@ -116,7 +116,7 @@ describe('gemini adapter: answers', () => {
     ];
     await gemini().chat({ model: MODEL, messages: history, tools: [WEATHER] }, {});
     const sent = up.requests.at(-1)!.body;
-    expect(sent.contents[1]).toEqual({ role: 'model', parts: finish.providerParts!.blocks });
+    expect(sent.contents[1]).toEqual({ role: 'model', parts: (finish.providerParts as { blocks: unknown[] }).blocks });
     expect(sent.contents[2]).toEqual({ role: 'user', parts: [{ functionResponse: { name: 'getWeather', response: { output: '{"sky":"clear"}' } } }] });
   });
 

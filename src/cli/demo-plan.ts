@@ -11,6 +11,8 @@ export interface DemoOptions {
   concurrency?: number;
   /** Seeds the simulator. @default 42 */
   seed?: number;
+  /** Which API the rate-limited, then failing, primary speaks: OpenAI's or Gemini's. @default 'openai' */
+  primary?: 'openai' | 'gemini';
 }
 
 /** The defaults of `DemoOptions`. */
@@ -32,6 +34,9 @@ export interface DemoPlan {
   durationMs: number;
   phases: Phase[];
   scenario: Scenario;
+  /** The chain's two targets: the primary (rate-limited, then down) and the secondary (healthy throughout). */
+  primary: { provider: string; model: string };
+  secondary: { provider: string; model: string };
   /** The primary's enforced limit, for the captions. */
   primaryRpm: number;
   primaryBurst: number;
@@ -41,6 +46,8 @@ export interface DemoPlan {
 /** The chain's first target (rate-limited, then down) and its second (healthy throughout). */
 export const PRIMARY = { provider: 'openai', model: 'gpt-4o-mini' } as const;
 export const SECONDARY = { provider: 'anthropic', model: 'claude-haiku-4-5' } as const;
+/** The primary with `primary: 'gemini'`: the Gemini API's 429s (RetryInfo) and 503s instead of OpenAI's. */
+export const GEMINI_PRIMARY = { provider: 'gemini', model: 'gemini-2.5-flash' } as const;
 
 // Shares of the run's time and of its calls: a burst while rate-limited, an outage, a gentle recovery.
 const TIME = [0.35, 0.35, 0.3];
@@ -61,19 +68,21 @@ export function demoPlan(options: DemoOptions = {}): DemoPlan {
   const primaryRps = Math.max(1, (0.8 * calls) / (durationMs / 1000));
   const primaryRpm = Math.round(primaryRps * 60);
   const primaryBurst = Math.max(1, Math.round(primaryRps));
+  const gemini = options.primary === 'gemini';
+  const primary = gemini ? GEMINI_PRIMARY : PRIMARY;
   const names = ['rate limit', 'outage', 'recovery'];
   const captions = [
-    `${PRIMARY.provider} admits ${primaryRpm} RPM, at most ${primaryBurst} in any second; calls arrive about twice as fast`,
-    `${PRIMARY.provider} answers every request with 503`,
-    `${PRIMARY.provider} is healthy again: its breaker lets one probe through, then closes`,
+    `${primary.provider} admits ${primaryRpm} RPM, at most ${primaryBurst} in any second; calls arrive about twice as fast`,
+    `${primary.provider} answers every request with 503`,
+    `${primary.provider} is healthy again: its breaker lets one probe through, then closes`,
   ];
   const phases = names.map((name, i) => ({ name, caption: captions[i]!, startMs: bounds[i]!, endMs: bounds[i + 1]!, calls: perPhase[i]! }));
   const scenario: Scenario = {
     description: 'switchyard demo: the primary is rate-limited, then down, then back',
     seed: options.seed ?? DEMO_DEFAULTS.seed,
     providers: {
-      [PRIMARY.provider]: {
-        type: 'openai',
+      [primary.provider]: {
+        type: gemini ? 'gemini' : 'openai',
         limits: { rpm: primaryRpm, quantumMs: 1000 },
         latency: { baseMs: 40, perTokenMs: 1, jitterMs: 20 },
         faults: [{ fault: 'unavailable', fromMs: bounds[1], untilMs: bounds[2] }],
@@ -84,12 +93,15 @@ export function demoPlan(options: DemoOptions = {}): DemoPlan {
   const outageMs = bounds[2]! - bounds[1]!;
   return {
     calls, concurrency: options.concurrency ?? DEMO_DEFAULTS.concurrency, durationMs, phases, scenario, primaryRpm, primaryBurst,
+    primary, secondary: SECONDARY,
     config: (sim) => ({
       providers: {
-        [PRIMARY.provider]: { type: 'openai', apiKey: 'sk-demo-not-a-real-key', baseURL: sim.baseURL(PRIMARY.provider), timeoutMs: 5_000 },
+        [primary.provider]: gemini
+          ? { type: 'gemini', apiKey: 'AIza-demo-not-a-real-key', baseURL: sim.baseURL(primary.provider), timeoutMs: 5_000 }
+          : { type: 'openai', apiKey: 'sk-demo-not-a-real-key', baseURL: sim.baseURL(primary.provider), timeoutMs: 5_000 },
         [SECONDARY.provider]: { type: 'anthropic', apiKey: 'sk-ant-demo-not-a-real-key', baseURL: sim.baseURL(SECONDARY.provider), timeoutMs: 5_000 },
       },
-      chains: { default: [`${PRIMARY.provider}:${PRIMARY.model}`, `${SECONDARY.provider}:${SECONDARY.model}`] },
+      chains: { default: [`${primary.provider}:${primary.model}`, `${SECONDARY.provider}:${SECONDARY.model}`] },
       // Short waits so a 429 hands over rather than holds a caller; a breaker that reacts within the outage.
       retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 400, maxInlineWaitMs: 250 },
       breaker: {

@@ -1,6 +1,6 @@
 import type { ErrorKind } from '../errors.js';
 import type { DemoProgress, DemoResult } from './run-demo.js';
-import { PRIMARY, SECONDARY, type DemoPlan } from './demo-plan.js';
+import type { DemoPlan } from './demo-plan.js';
 import type { BreakerChange } from './demo-tally.js';
 import { counts } from './sim-report.js';
 import { ms, percentile, table } from './table.js';
@@ -14,8 +14,8 @@ const seconds = (atMs: number) => `${(atMs / 1000).toFixed(1)} s`;
 export function demoIntro(plan: DemoPlan, url: string): string[] {
   return [
     `Switchyard demo: ${plan.calls} calls, at most ${plan.concurrency} at a time, over ${seconds(plan.durationMs)}, through the chain`,
-    `  default = ${PRIMARY.provider}:${PRIMARY.model} -> ${SECONDARY.provider}:${SECONDARY.model},`,
-    `  both simulated at ${url} (the real SDKs, fake keys, no network).`,
+    `  default = ${plan.primary.provider}:${plan.primary.model} -> ${plan.secondary.provider}:${plan.secondary.model},`,
+    `  both simulated at ${url} (their real wire formats, fake keys, no network).`,
   ];
 }
 

@@ -2,7 +2,7 @@ import { isRouterError } from '../errors.js';
 import { createRouter } from '../router.js';
 import { startSimulator, type SimRequestEvent, type SimulatorStats } from '../sim/index.js';
 import { drive, scheduleCalls } from './demo-drive.js';
-import { demoPlan, PRIMARY, SECONDARY, type DemoOptions, type DemoPlan } from './demo-plan.js';
+import { demoPlan, type DemoOptions, type DemoPlan } from './demo-plan.js';
 import { DemoTally } from './demo-tally.js';
 
 /** How the run went, for the summary (and for tests). */
@@ -56,7 +56,7 @@ export async function runDemo(options: DemoOptions = {}, hooks: DemoHooks = {}):
   const sim = await startSimulator({ ...plan.scenario, onRequest: hooks.onRequest });
   const router = createRouter(plan.config(sim), { env: {} });
   const startedAtMs = sim.stats().startedAtMs;
-  const targets = [`${PRIMARY.provider}:${PRIMARY.model}`, `${SECONDARY.provider}:${SECONDARY.model}`];
+  const targets = [`${plan.primary.provider}:${plan.primary.model}`, `${plan.secondary.provider}:${plan.secondary.model}`];
   const tally = new DemoTally(router, targets, startedAtMs);
   const failures: Record<string, number> = {};
   const latenciesMs: number[] = [];

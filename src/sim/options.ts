@@ -108,8 +108,8 @@ export const latencySchema = z.object({
 
 /** One simulated provider: the API it speaks, its limits, latency and faults. */
 export const simProviderSchema = z.object({
-  /** Which API this provider speaks: OpenAI Chat Completions or Anthropic Messages. */
-  type: z.enum(['openai', 'anthropic']),
+  /** Which API this provider speaks: OpenAI Chat Completions, Anthropic Messages or the Gemini API (generateContent). */
+  type: z.enum(['openai', 'anthropic', 'gemini']),
   limits: limitsSchema.optional(),
   latency: latencySchema.optional(),
   faults: z.array(faultRuleSchema).optional(),
@@ -126,7 +126,7 @@ export const simProviderSchema = z.object({
   requireKey: z.boolean().optional(),
   /** Models it serves; others get a 404. @default any model */
   models: z.array(z.string().min(1)).min(1).optional(),
-  /** Context window: longer prompts get the provider's 400. @default 128000 (OpenAI), 200000 (Anthropic) */
+  /** Context window: longer prompts get the provider's 400. @default 128000 (OpenAI), 200000 (Anthropic), 1048576 (Gemini) */
   contextTokens: positiveInt.optional(),
   /** Report part of every prompt as served by the prompt cache. @default none */
   promptCache: promptCacheSchema.optional(),
@@ -200,7 +200,7 @@ export const PROVIDER_DEFAULTS = Object.freeze({
   rpm: 30_000,
   tpm: 150_000_000,
   windowMs: 60_000,
-  contextTokens: { openai: 128_000, anthropic: 200_000 },
+  contextTokens: { openai: 128_000, anthropic: 200_000, gemini: 1_048_576 },
   slowFirstByteMs: 2_000,
   afterChunks: 1,
   rateLimitRetryAfterMs: 1_000,

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { anthropicWire } from './anthropic-wire.js';
 import { echoKeyInBody, echoKeyInFrame } from './echo-key.js';
 import { embeddingsBody, embeddingTokensOf, parseEmbeddings } from './embeddings.js';
+import { geminiEmbeddingsBody, parseGeminiEmbeddings } from './gemini-embeddings.js';
+import { geminiWire } from './gemini-wire.js';
 import { pickFault, REPLACING_FAULTS } from './faults.js';
 import { openAIHeaders, openAIWire } from './openai-wire.js';
 import { PROVIDER_DEFAULTS, type FaultKind, type FaultRule, type SimProviderOptions, type SimRequestEvent } from './options.js';
@@ -12,6 +14,9 @@ import { ResponseScope, type SimSleep } from './response-scope.js';
 import { answerFor, inputTokensOf, isSimError, type CacheSplit, type SimError } from './sim-request.js';
 import { bump, type ProviderStats } from './stats.js';
 import type { AnswerIds, Wire, WireContext } from './wire.js';
+
+/** Each API's wire, by the provider `type` a scenario names. */
+const WIRES: Readonly<Record<Wire['type'], Wire>> = { openai: openAIWire, anthropic: anthropicWire, gemini: geminiWire };
 
 /** What a provider simulator is built from; `stats` is the live record it updates. */
 export interface ProviderSimDeps {
@@ -84,14 +89,15 @@ export class ProviderSim {
 
   constructor(private readonly deps: ProviderSimDeps) {
     const { name, options, seed } = deps;
-    this.wire = options.type === 'openai' ? openAIWire : anthropicWire;
+    this.wire = WIRES[options.type];
     this.faultRandom = { chat: streamFor(seed, `${name}/faults`), embeddings: streamFor(seed, `${name}/embeddings/faults`) };
     this.idRandom = streamFor(seed, `${name}/ids`);
     this.latencyRandom = streamFor(seed, `${name}/latency`);
     const account = streamFor(seed, `${name}/account`);
     this.org = options.type === 'openai'
       ? `org-${randomChars(account, 24)}`
-      : [8, 4, 4, 4, 12].map((length) => randomHex(account, length)).join('-');
+      : options.type === 'gemini' ? `projects/${randomChars(account, 12, '0123456789')}`
+        : [8, 4, 4, 4, 12].map((length) => randomHex(account, length)).join('-');
     this.fingerprint = `fp_${randomHex(account, 10)}`;
     const limits = options.limits ?? {};
     const windowMs = limits.windowMs ?? PROVIDER_DEFAULTS.windowMs;
@@ -110,7 +116,7 @@ export class ProviderSim {
     this.cache = cache ? { readShare: cache.readShare, writeShare: cache.writeShare ?? 0, minTokens: cache.minTokens ?? 0 } : undefined;
   }
 
-  get type(): 'openai' | 'anthropic' {
+  get type(): Wire['type'] {
     return this.wire.type;
   }
 
@@ -168,13 +174,16 @@ export class ProviderSim {
     return x.fail(faultError(rule, key ?? '', this.rpm[endpoint], model), rule.fault, true, { rule, key });
   }
 
-  /** Answers one chat request whose body has been read, in `wire`'s format (OpenAI's Responses API shares a provider with Chat Completions). */
-  handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number, wire: Wire = this.wire): Promise<void> {
+  /**
+   * Answers one chat request whose body has been read, in `wire`'s format (OpenAI's Responses API
+   * shares a provider with Chat Completions); `route` is the model and streaming a Gemini URL names.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number, wire: Wire = this.wire, route?: { model: string; stream: boolean }): Promise<void> {
     const { options, stats, now } = this.deps;
     const x = this.open('chat', res, arrivedAtMs, (ctx, s) => wire.headers(ctx, s));
     const key = wire.keyOf(req.headers);
     if (!key && options.requireKey !== false) return x.fail({ kind: 'missing_key' }, undefined, false);
-    const request = wire.parse(raw, req.headers);
+    const request = wire.parse(raw, req.headers, route);
     if (isSimError(request)) return x.fail(request);
     x.event.model = request.model;
     x.event.stream = request.stream;
@@ -196,7 +205,8 @@ export class ProviderSim {
     const reserved = request.maxTokens ?? answer.outputTokens;
     const limiter = this.limiters.chat;
     const admitted = limiter.admit({
-      tokens: answer.inputTokens + reserved,
+      // Gemini's token quota counts input tokens only (`GenerateContentInputTokensPerModelPerMinute`).
+      tokens: this.type === 'gemini' ? answer.inputTokens : answer.inputTokens + reserved,
       inputTokens: answer.inputTokens - answer.cachedInputTokens,
       outputTokens: reserved,
     }, x.nowMs);
@@ -242,13 +252,18 @@ export class ProviderSim {
     });
   }
 
-  /** Answers one `POST /v1/embeddings` (OpenAI providers only; the simulator routes Anthropic's to a 404). */
-  handleEmbeddings(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number): Promise<void> {
+  /**
+   * Answers one `POST /v1/embeddings` (OpenAI) or `models/{model}:batchEmbedContents` (Gemini: `model`
+   * from the URL); the simulator routes Anthropic's to a 404.
+   */
+  handleEmbeddings(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number, model?: string): Promise<void> {
     const { options, stats, now } = this.deps;
-    const x = this.open('embeddings', res, arrivedAtMs, openAIHeaders);
+    const gemini = this.type === 'gemini';
+    const headersOf = gemini ? geminiWire.headers : openAIHeaders;
+    const x = this.open('embeddings', res, arrivedAtMs, headersOf);
     const key = this.wire.keyOf(req.headers);
     if (!key && options.requireKey !== false) return x.fail({ kind: 'missing_key' }, undefined, false);
-    const request = parseEmbeddings(raw);
+    const request = gemini ? parseGeminiEmbeddings(raw, model ?? '') : parseEmbeddings(raw);
     if (isSimError(request)) return x.fail(request);
     x.event.model = request.model;
     if (options.models && !options.models.includes(request.model)) return x.fail({ kind: 'model_not_found', model: request.model });
@@ -274,8 +289,8 @@ export class ProviderSim {
     stats.embeddings.tokens += tokens;
     x.decided(200, rule?.fault);
     const slowMs = rule?.fault === 'slow_first_byte' ? rule.delayMs ?? PROVIDER_DEFAULTS.slowFirstByteMs : 0;
-    const headers = openAIHeaders({ ...x.ctx, processingMs: now() - arrivedAtMs + x.baseMs }, admitted.snapshot);
-    const body = embeddingsBody(request);
+    const headers = headersOf({ ...x.ctx, processingMs: now() - arrivedAtMs + x.baseMs }, admitted.snapshot);
+    const body = gemini ? geminiEmbeddingsBody(request) : embeddingsBody(request);
     const delayMs = x.baseMs + slowMs;
     return rule?.fault === 'stream_cut' ? sendCutJson(x.scope, 200, headers, body, delayMs) : sendJson(x.scope, 200, headers, body, delayMs);
   }

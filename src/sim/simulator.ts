@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { anthropicWire } from './anthropic-wire.js';
+import { geminiRoute } from './gemini-route.js';
+import { geminiWire } from './gemini-wire.js';
 import { openAIWire } from './openai-wire.js';
 import { openAIResponsesWire } from './openai-responses-wire.js';
 import { DEFAULT_PROVIDERS, type SimulatorOptions } from './options.js';
@@ -18,7 +20,7 @@ export interface Simulator {
   readonly port: number;
   /** Provider names, in scenario order. */
   readonly providers: readonly string[];
-  /** What to pass an SDK as `baseURL` for one provider (`.../openai/v1`, `.../anthropic`). */
+  /** What to pass an SDK as `baseURL` for one provider (`.../openai/v1`, `.../anthropic`, `.../gemini/v1beta`). */
   baseURL(provider: string): string;
   /** A copy of the live counters. */
   stats(): SimulatorStats;
@@ -42,9 +44,10 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 
 /**
  * Starts a provider simulator on loopback: OpenAI Chat Completions at `/{provider}/v1/chat/completions`
- * and Embeddings at `/{provider}/v1/embeddings`, Anthropic Messages at `/{provider}/v1/messages` (plus
- * `/v1/...` for the first provider of each type), with real headers, rate limits and seeded fault
- * injection. `GET /_sim/stats` returns the counters.
+ * and Embeddings at `/{provider}/v1/embeddings`, Anthropic Messages at `/{provider}/v1/messages`, the
+ * Gemini API at `/{provider}/v1beta/models/{model}:{method}` (plus `/v1/...` and `/v1beta/...` for the
+ * first provider of each type), with real headers, rate limits and seeded fault injection.
+ * `GET /_sim/stats` returns the counters.
  * @example
  * const sim = await startSimulator({ providers: { openai: { type: 'openai', limits: { rpm: 60 } } } });
  * const client = new OpenAI({ apiKey: 'sk-test', baseURL: sim.baseURL('openai'), maxRetries: 0 });
@@ -69,7 +72,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   function baseURL(name: string): string {
     const sim = sims.get(name);
     if (!sim) throw new Error(`the simulator has no provider "${name}" (it has: ${[...sims.keys()].join(', ')})`);
-    return sim.type === 'openai' ? `${url}/${name}/v1` : `${url}/${name}`;
+    return sim.type === 'openai' ? `${url}/${name}/v1` : sim.type === 'gemini' ? `${url}/${name}/v1beta` : `${url}/${name}`;
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -80,6 +83,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const reply = (status: number, headers: Record<string, string>, body: unknown) => sendJson(new ResponseScope(res), status, headers, body);
     if (method === 'GET' && path === '/_sim/stats') return reply(200, {}, book.snapshot());
     if (method === 'GET' && path === '/') return reply(200, {}, { simulator: 'switchyard', description: scenario.description, providers: describe() });
+    const gemini = geminiRoute(path, req.url ?? '/');
+    if (gemini) {
+      const sim = gemini.provider ? sims.get(gemini.provider) : firstOf('gemini');
+      const raw = await readBody(req);
+      const ctx = { requestId: '', org: 'unknown', nowMs: arrivedAtMs, retryAfter: false };
+      const refuse = (err: Parameters<typeof geminiWire.error>[0]) => {
+        const rendered = geminiWire.error(err, ctx);
+        return reply(rendered.status, rendered.headers, rendered.body);
+      };
+      if (!sim || sim.type !== 'gemini' || method !== 'POST') return refuse({ kind: 'invalid_url', method, path });
+      if (raw === undefined) return refuse({ kind: 'too_large' });
+      if (gemini.method === 'batchEmbedContents') return sim.handleEmbeddings(req, res, raw, arrivedAtMs, gemini.model);
+      if (gemini.method === 'streamGenerateContent' && !gemini.sse) return refuse({ kind: 'invalid_request', message: 'The simulator streams with alt=sse only (the JSON-array form of streamGenerateContent is not simulated).' });
+      return sim.handle(req, res, raw, arrivedAtMs, sim.wire, { model: gemini.model, stream: gemini.method === 'streamGenerateContent' });
+    }
     const match = ROUTE.exec(path);
     const embeddings = match?.[2] === 'embeddings';
     const wire = match?.[2] === 'messages' ? anthropicWire : match?.[2] === 'responses' ? openAIResponsesWire : openAIWire;

@@ -49,13 +49,13 @@ export interface WireError {
 
 /** One provider API's wire format: request parsing, headers, bodies and stream frames. */
 export interface Wire {
-  readonly type: 'openai' | 'anthropic';
+  readonly type: 'openai' | 'anthropic' | 'gemini';
   /** The header that carries the request id. */
   readonly requestIdHeader: string;
   /** The API key a request carries, or undefined. */
   keyOf(headers: IncomingHttpHeaders): string | undefined;
-  /** The raw body in the common shape, or the 400 the API gives for it. */
-  parse(raw: string, headers: IncomingHttpHeaders): SimRequest | SimError;
+  /** The raw body in the common shape, or the 400 the API gives for it (Gemini names the model and streaming in the URL: `route`). */
+  parse(raw: string, headers: IncomingHttpHeaders, route?: { model: string; stream: boolean }): SimRequest | SimError;
   /** Whether this API's model writes a sentence before its tool calls for this request (Claude under `auto`). */
   textBeforeToolCalls(request: SimRequest): boolean;
   /** Headers every response carries: request id, account, rate-limit windows. */

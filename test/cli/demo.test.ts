@@ -19,6 +19,15 @@ describe('the demo plan', () => {
     expect(rps(2)).toBeLessThan(plan.primaryRpm / 60);
   });
 
+  it('puts a Gemini primary first with --primary gemini: its scenario, its outage, its provider type', () => {
+    const plan = demoPlan({ calls: 300, seconds: 12, primary: 'gemini' });
+    expect(plan.primary).toEqual({ provider: 'gemini', model: 'gemini-2.5-flash' });
+    expect(plan.scenario.providers!.gemini).toMatchObject({ type: 'gemini', faults: [{ fault: 'unavailable', fromMs: 4200, untilMs: 8400 }] });
+    const config = plan.config({ baseURL: (name: string) => `http://127.0.0.1:1/${name}` } as never);
+    expect(config.providers.gemini).toMatchObject({ type: 'gemini' });
+    expect(config.chains.default).toEqual(['gemini:gemini-2.5-flash', 'anthropic:claude-haiku-4-5']);
+  });
+
   it('schedules every call inside its phase and never runs more than the concurrency at once', async () => {
     const plan = demoPlan({ calls: 40, seconds: 1 });
     const calls = scheduleCalls(plan.phases);
@@ -90,6 +99,24 @@ describe('switchyard demo', () => {
     if (toPrimary.some((e) => at(e) < outage.startMs || at(e) >= outage.endMs)) expect(primary.answered).toBeGreaterThan(0);
     expect(primary.answered + secondary.answered).toBe(100);
     expect(secondary.fallThroughs).toBe(0);
+  });
+
+  it('rides out a Gemini primary\'s 429s and 503s the same way, its counts matching the simulator\'s', async () => {
+    const arrivals: SimRequestEvent[] = [];
+    const result = await runDemo({ calls: 40, seconds: 2, primary: 'gemini' }, { onRequest: (e) => arrivals.push(e) });
+    expect(result.failed).toBe(0);
+    const primary = result.tally.targets.get('gemini:gemini-2.5-flash')!;
+    const sim = result.simulator.providers.gemini!;
+    expect(primary.requests).toBe(sim.requests);
+    expect(primary.rateLimited).toBe(sim.byStatus['429'] ?? 0);
+    expect(primary.serverErrors).toBe(arrivals.filter((e) => e.provider === 'gemini' && e.status === 503).length);
+    expect(primary.answered + result.tally.targets.get('anthropic:claude-haiku-4-5')!.answered).toBe(40);
+  });
+
+  it('refuses a --primary it has no API for, as a usage error', async () => {
+    const { io, err } = captureIO();
+    expect(await main(['demo', '--primary', 'bedrock'], io)).toBe(2);
+    expect(err()).toContain('--primary must be openai or gemini');
   });
 
   it('prints the phases, a table per target and the number of calls that failed for the user', async () => {

@@ -21,7 +21,7 @@ describe('scenario files', () => {
     ['a probability above 1', { providers: { a: { type: 'openai', faults: [{ fault: 'reset', probability: 2 }] } } }, /providers\.a\.faults\[0\]\.probability/],
     ['a window that ends before it starts', { providers: { a: { type: 'openai', faults: [{ fault: 'hang', fromMs: 10, untilMs: 5 }] } } }, /untilMs must be after fromMs/],
     ['a misspelt option', { providers: { a: { type: 'openai', limit: { rpm: 5 } } } }, /providers\.a: Unrecognized key: "limit"/],
-    ['an unknown API type', { providers: { a: { type: 'gemini' } } }, /providers\.a\.type/],
+    ['an unknown API type', { providers: { a: { type: 'cohere' } } }, /providers\.a\.type/],
     ['a reserved provider name', { providers: { v1: { type: 'openai' } } }, /providers\.v1/],
     ['an unknown endpoint on a fault rule', { providers: { a: { type: 'openai', faults: [{ fault: 'reset', endpoint: 'files' }] } } }, /providers\.a\.faults\[0\]\.endpoint/],
     ['cache shares above 1 together', { providers: { a: { type: 'openai', promptCache: { readShare: 0.8, writeShare: 0.3 } } } }, /readShare \+ writeShare must be at most 1/],

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseFlags, wholeNumberFlag } from '../args.js';
-import { type CliCommand } from '../command.js';
+import { UsageError, type CliCommand } from '../command.js';
 import { demoIntro, demoSummary, phaseLine, progressLine } from '../demo-report.js';
 import { DEMO_DEFAULTS, type DemoPlan } from '../demo-plan.js';
 import { liveLine } from '../live-line.js';
@@ -9,8 +9,9 @@ import { runDemo, type DemoProgress } from '../run-demo.js';
 const USAGE = `Usage: switchyard demo [options]
 
 Starts the provider simulator in-process and sends a few hundred calls, several at a time, through a
-chain of two providers (OpenAI first, Anthropic second; the real SDKs, fake keys, no network) while the
-primary first hits its rate limit, then has an outage, then recovers. Ends with a table per target:
+chain of two providers (OpenAI first, or Gemini with --primary gemini; Anthropic second; the real wire
+formats, fake keys, no network) while the primary first hits its rate limit, then has an outage, then
+recovers. Ends with a table per target:
 requests, successes, 429s, 5xx, skipped without a request (circuit open, cooling, parked, local limit),
 fall-throughs, breaker transitions, p50/p95 latency, and how many calls failed for the user.
 
@@ -19,11 +20,17 @@ Options:
   --seconds N       length of the run; the phases scale with it (default: ${DEMO_DEFAULTS.seconds})
   --concurrency N   calls in flight at once, at most (default: ${DEMO_DEFAULTS.concurrency})
   --seed N          the simulator's seed (default: ${DEMO_DEFAULTS.seed})
+  --primary API     openai or gemini: which API the rate-limited, then failing, primary speaks (default: openai)
   -h, --help        this help
 
 Exit codes: 0 when no call failed for the user, 1 otherwise, 2 for a usage error.`;
 
-const OPTIONS = { calls: { type: 'string' }, seconds: { type: 'string' }, concurrency: { type: 'string' }, seed: { type: 'string' } } as const;
+const OPTIONS = { calls: { type: 'string' }, seconds: { type: 'string' }, concurrency: { type: 'string' }, seed: { type: 'string' }, primary: { type: 'string' } } as const;
+
+function primaryFlag(value: string | undefined): 'openai' | 'gemini' | undefined {
+  if (value === undefined || value === 'openai' || value === 'gemini') return value;
+  throw new UsageError(`--primary must be openai or gemini, not "${value}"`);
+}
 
 /** `switchyard demo` (what `npm start` runs). */
 export const command: CliCommand = {
@@ -37,6 +44,7 @@ export const command: CliCommand = {
       seconds: wholeNumberFlag('seconds', values.seconds, 1, 600),
       concurrency: wholeNumberFlag('concurrency', values.concurrency, 1, 10_000),
       seed: wholeNumberFlag('seed', values.seed, 0),
+      primary: primaryFlag(values.primary),
     };
     // Everything goes to stdout: the live line only when stdout is a terminal, so a log stays plain.
     const live = liveLine(io.stdout, io.isTTY);
