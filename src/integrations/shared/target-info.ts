@@ -6,7 +6,7 @@ export interface ServerInfo {
   port: number;
 }
 
-const DEFAULT_HOSTS: Readonly<Record<string, string>> = { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com' };
+const DEFAULT_HOSTS: Readonly<Record<string, string>> = { openai: 'https://api.openai.com', anthropic: 'https://api.anthropic.com', gemini: 'https://generativelanguage.googleapis.com' };
 
 /** The host and port a provider talks to: its `baseURL`, or its API's own; none for in-process providers. */
 export function serverOf(config: ResolvedConfig, provider: string): ServerInfo | undefined {
@@ -21,11 +21,15 @@ export function serverOf(config: ResolvedConfig, provider: string): ServerInfo |
   }
 }
 
+/** The GenAI semantic conventions' `gen_ai.provider.name` of each API with a well-known name. */
+const SYSTEMS: Readonly<Record<string, string>> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gcp.gemini' };
+
 /**
- * A provider as OpenTelemetry's `gen_ai.provider.name` names it: `openai` and `anthropic` for those
- * APIs; for an `openai-compatible` server or an in-process provider, its name in the config.
+ * A provider as OpenTelemetry's `gen_ai.provider.name` names it: `openai`, `anthropic` and
+ * `gcp.gemini` for those APIs; for an `openai-compatible` server or an in-process provider, its name
+ * in the config.
  */
 export function providerSystem(config: ResolvedConfig, provider: string): string {
   const type = config.providers[provider]?.type;
-  return type === 'openai' || type === 'anthropic' ? type : provider;
+  return (type && Object.hasOwn(SYSTEMS, type) ? SYSTEMS[type] : undefined) ?? provider;
 }
