@@ -122,15 +122,30 @@ describe('a chain gemini -> openai', () => {
     expect(res.attempts.map((a) => [a.provider, a.ok, a.kind])).toEqual([['gemini', false, 'server'], ['gemini', false, 'server'], ['openai', true, undefined]]);
   });
 
-  it('throws a wrong key at once: no retry, no fall-through, the key in no log line or error', async () => {
+  it('throws a wrong key at once: no retry, no fall-through, the key in no log line, error or event', async () => {
     const { router, gemini, openai, log } = setup();
+    const events: unknown[] = [];
+    for (const name of ['attempt', 'retry', 'fallback', 'call'] as const) router.on(name, (e) => events.push(e));
     const echoed = { error: { ...geminiBodies.invalidKey.error, message: `API key not valid. Please pass a valid API key: ${GEMINI_KEY}` } };
     up.script(CHAT, { status: 400, body: echoed });
     const err = await rejectionOf(router.chat(ask()));
     expect(err).toMatchObject({ kind: 'auth', provider: 'gemini', status: 400 });
     expect([gemini(), openai()]).toEqual([1, 0]);
-    const everything = JSON.stringify([err.message, err.stack, err.toJSON(), err.cause, log.lines]);
+    expect(events.length).toBeGreaterThan(0);
+    const everything = JSON.stringify([err.message, err.stack, err.toJSON(), err.cause, log.lines, events]);
     expect(everything).not.toContain(GEMINI_KEY);
+    expect(up.requests[0]!.headers['x-goog-api-key']).toBe(GEMINI_KEY);
+    expect(`${up.requests[0]!.path}?${up.requests[0]!.query}`).not.toContain(GEMINI_KEY);
+  });
+
+  it('hides a key echoed in a mid-stream error frame', async () => {
+    const { router, log } = setup();
+    const frame = { error: { ...geminiBodies.overloaded.error, message: `overloaded (key ${GEMINI_KEY})` } };
+    up.script(STREAM, { sse: [geminiChunk([{ text: 'Partial' }]), `data: ${JSON.stringify(frame)}`] });
+    const end = (await collect(router.stream(ask()))).at(-1);
+    expect(end).toMatchObject({ type: 'interrupted', error: { kind: 'server' } });
+    const error = (end as { error: Error }).error;
+    expect(JSON.stringify([error.message, error.stack, (error as { cause?: unknown }).cause, log.lines])).not.toContain(GEMINI_KEY);
   });
 });
 
