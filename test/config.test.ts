@@ -29,7 +29,7 @@ describe('resolveConfig', () => {
 
   it('throws a config error naming every failing path at once', () => {
     const err = errorOf(() => resolveConfig({
-      providers: { a: { type: 'openai', apiKey: 'k', timeoutMs: -5 }, b: { type: 'gemini' } },
+      providers: { a: { type: 'openai', apiKey: 'k', timeoutMs: -5 }, b: { type: 'cohere' } },
       chains: { default: ['a'], other: [] },
       retry: { maxAttempts: 0 },
       breaker: { scope: 'everything' },
