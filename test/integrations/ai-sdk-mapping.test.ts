@@ -56,6 +56,14 @@ describe('the AI SDK prompt as Switchyard messages', () => {
     const { messages } = messagesOf([{ role: 'assistant', content: [{ type: 'reasoning', text: 'hm' }, { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'weather', input: {}, providerOptions: call!.providerMetadata }] }]);
     expect(messages).toEqual([{ role: 'assistant', content: null, toolCalls: [{ id: 'toolu_1', name: 'weather', arguments: {} }], providerParts }]);
   });
+
+  it('round-trips Gemini\'s parts (thought signatures) the same way', () => {
+    const providerParts = { api: 'gemini' as const, blocks: [{ functionCall: { name: 'weather', args: {} }, thoughtSignature: 'CikBcsja' }] };
+    const result = { text: '', toolCalls: [{ id: 'call_g1', name: 'weather', arguments: {} }], message: { role: 'assistant', content: null, providerParts } } as unknown as ChatResult;
+    const [call] = contentOf(result);
+    const { messages } = messagesOf([{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_g1', toolName: 'weather', input: {}, providerOptions: call!.providerMetadata }] }]);
+    expect(messages).toEqual([{ role: 'assistant', content: null, toolCalls: [{ id: 'call_g1', name: 'weather', arguments: {} }], providerParts }]);
+  });
 });
 
 describe('Switchyard answers as AI SDK results', () => {

@@ -51,6 +51,7 @@ function providerPartsOf(options: unknown): ProviderParts | undefined {
   const parts = (options as Record<string, { providerParts?: ProviderParts }> | undefined)?.[PROVIDER_KEY]?.providerParts;
   if (parts?.api === 'anthropic' && Array.isArray(parts.blocks)) return parts;
   if (parts?.api === 'openai-responses' && Array.isArray(parts.items)) return parts;
+  if (parts?.api === 'gemini' && Array.isArray(parts.blocks)) return parts;
   return undefined;
 }
 
