@@ -1,6 +1,9 @@
 import type { JSONSchema, Message, ToolChoice } from '../types.js';
 import { fakeAnswer } from './fake-text.js';
+import type { FillContext } from './field-value.js';
 import { breakJson, jsonAnswerText, type AnswerFormat } from './json-answer.js';
+import { promptContext } from './prompt-context.js';
+import { asksForJson } from './prompt-json.js';
 import { reasoningTokensFor } from './reasoning.js';
 import { valueForSchema } from './schema-value.js';
 import { stableHashHex } from './stable-hash.js';
@@ -68,9 +71,11 @@ const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 
 /**
  * The answer a simulated model gives, the same every time for the same request:
- * 1. tool calls when `chooseTools` picks any, with arguments from `valueForSchema(tool.parameters)`;
- * 2. otherwise text: after tool results `toolResultAnswer`, else `fakeAnswer`; with a
- *    `responseFormat` that text becomes JSON (`jsonAnswerText`).
+ * 1. tool calls when `chooseTools` picks any, with arguments from `valueForSchema(tool.parameters)`,
+ *    filled from the prompt where it has the values (the city it names, the order id it quotes);
+ * 2. otherwise text: after tool results `toolResultAnswer`, else `fakeAnswer` (which follows the
+ *    instructions a simulator can follow); with a `responseFormat`, or a prompt that asks for JSON
+ *    (`asksForJson`), JSON instead (`jsonAnswerText`), its values drawn from the prompt too.
  * Reasoning tokens come first out of `maxTokens`; the rest bounds text then arguments, in order, at
  * 4 characters a token, and whatever does not fit is cut (finish `length`; a call cut short has
  * `complete: false`, calls after it are dropped).
@@ -80,11 +85,15 @@ export function planAnswer(request: AnswerRequest, options: AnswerOptions = {}):
   const reasoningTokens = Math.min(reasoningTokensFor(request.reasoning?.effort), maxTokens ?? Infinity);
   const budget = maxTokens === undefined ? undefined : maxTokens - reasoningTokens;
   const chosen = chooseTools(request.tools, request.toolChoice, messages, request.parallelToolCalls ?? true);
+  const prompt = promptContext(messages);
+  let textAnswer: string | undefined;
+  const answerText = () => (textAnswer ??= toolResultAnswer(messages) ?? fakeAnswer(messages, model, prompt));
+  const fill: FillContext = { prompt, answerText };
 
   if (chosen.length > 0) {
     const conversation = `${model}\u0000${stableHashHex(JSON.stringify(messages))}`;
     const planned = chosen.map((tool, i): PlannedToolCall => {
-      const value = valueForSchema(tool.parameters ?? { type: 'object', properties: {} });
+      const value = valueForSchema(tool.parameters ?? { type: 'object', properties: {} }, 'value', fill);
       const args = isRecord(value) ? value : {};
       const json = JSON.stringify(args);
       return { key: `${conversation}\u0000${i}\u0000${tool.name}`, name: tool.name, arguments: args, argumentsJson: options.invalidJson ? breakJson(json) : json, complete: true };
@@ -116,8 +125,8 @@ export function planAnswer(request: AnswerRequest, options: AnswerOptions = {}):
     };
   }
 
-  let text = toolResultAnswer(messages) ?? fakeAnswer(messages, model);
-  if (request.responseFormat) text = jsonAnswerText(request.responseFormat, text);
+  const format = request.responseFormat ?? (asksForJson(prompt) ? { type: 'json' as const } : undefined);
+  let text = format ? jsonAnswerText(format, '', fill) : answerText();
   if (options.invalidJson) text = breakJson(text);
   const cut = truncateToTokens(text, budget);
   return {

@@ -1,5 +1,8 @@
 import { messageText } from '../message-text.js';
 import type { Message } from '../types.js';
+import { answerLimits, withinLimits } from './answer-limits.js';
+import { instructedText } from './instructed-text.js';
+import { promptContext, type PromptContext } from './prompt-context.js';
 import { stableHash } from './stable-hash.js';
 
 const OPENERS = ['Sure.', 'Here is a short answer.', 'Good question.', 'In brief:', 'Happy to help.'];
@@ -24,14 +27,24 @@ function attachments(message: Message | undefined): string {
 }
 
 /**
- * The deterministic reply a simulated model gives: an opener and a body picked by the hash of
- * (model, last user text), quoting the first 8 words of that text; a user turn with images or files
- * also gets "Attached: 1 image, 1 file (report.pdf)." so a test can see they arrived.
+ * The deterministic reply a simulated model gives. When the prompt asks for something a simulator
+ * can do (`instructedText`: say words back, a sum or a capital, one of the options it lists, a
+ * summary, an apology, numbered steps) that is the answer. Otherwise an opener and a body picked by
+ * the hash of (model, last user text), quoting the first 8 words of that text; a user turn with
+ * images or files also gets "Attached: 1 image, 1 file (report.pdf)." so a test can see they
+ * arrived. Either way the answer keeps the limits the prompt sets (`answerLimits`: one word, three
+ * sentences, under 80 characters, upper case); a limited fallback leaves out the quote.
  */
-export function fakeAnswer(messages: readonly Message[], model: string): string {
+export function fakeAnswer(messages: readonly Message[], model: string, ctx: PromptContext = promptContext(messages)): string {
+  const limits = answerLimits(ctx);
+  const instructed = instructedText(ctx);
+  if (instructed !== undefined) return withinLimits(instructed, limits);
   const user = [...messages].reverse().find((m) => m.role === 'user');
   const last = user ? messageText(user) : '';
   const h = stableHash(`${model}\u0000${last}`);
+  const opener = OPENERS[h % OPENERS.length]!;
+  const body = BODIES[(h >>> 8) % BODIES.length]!;
+  if (Object.keys(limits).length > 0) return withinLimits(limits.words === 1 ? opener : `${body}${attachments(user)}`, limits);
   const topic = last.trim().split(/\s+/).slice(0, 8).join(' ');
-  return `${OPENERS[h % OPENERS.length]} You asked (${model}): "${topic}". ${BODIES[(h >>> 8) % BODIES.length]}${attachments(user)}`;
+  return `${opener} You asked (${model}): "${topic}". ${body}${attachments(user)}`;
 }

@@ -1,4 +1,6 @@
 import type { JSONSchema } from '../types.js';
+import { fieldValue, type FillContext } from './field-value.js';
+import { pickOption } from './pick-option.js';
 
 /** Deeper than this, objects come back `{}` and arrays `[]`, so a recursive schema ends. */
 export const MAX_SCHEMA_DEPTH = 8;
@@ -29,6 +31,8 @@ interface Ctx {
   depth: number;
   /** Position in the enclosing array, so the items of a `uniqueItems` array differ. */
   index: number;
+  /** The prompt the values are drawn from, when there is one. */
+  fill?: FillContext;
 }
 
 const isObject = (x: unknown): x is Record<string, any> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -120,13 +124,49 @@ function numberValue(s: Record<string, any>, integer: boolean, index: number): n
   return v;
 }
 
+/** True when a value drawn from the prompt keeps the simple constraints of its schema (else the schema's own value is used). */
+function fits(value: string | number, s: Record<string, any>, type: string): boolean {
+  if (typeof value === 'number') {
+    if (type === 'integer' && !Number.isInteger(value)) return false;
+    if (typeof s.minimum === 'number' && value < s.minimum) return false;
+    if (typeof s.maximum === 'number' && value > s.maximum) return false;
+    if (typeof s.exclusiveMinimum === 'number' ? value <= s.exclusiveMinimum : s.exclusiveMinimum === true && value <= s.minimum) return false;
+    if (typeof s.exclusiveMaximum === 'number' ? value >= s.exclusiveMaximum : s.exclusiveMaximum === true && value >= s.maximum) return false;
+    return !(typeof s.multipleOf === 'number' && s.multipleOf > 0 && !Number.isInteger(Number((value / s.multipleOf).toPrecision(12))));
+  }
+  if (typeof s.minLength === 'number' && value.length < s.minLength) return false;
+  if (typeof s.maxLength === 'number' && value.length > s.maxLength) return false;
+  if (typeof s.format === 'string' && !(FORMAT_CHECKS[s.format]?.test(value) ?? false)) return false;
+  if (typeof s.pattern === 'string') {
+    try {
+      return new RegExp(s.pattern, 'u').test(value);
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The formats a value taken from the prompt may fill, and what it must look like; any other format takes `FORMATS`' value. */
+const FORMAT_CHECKS: Readonly<Record<string, RegExp>> = {
+  email: /^[^@\s]+@[^@\s]+\.[^@\s]+$/, date: /^\d{4}-\d{2}-\d{2}$/, uri: /^https?:\/\/\S+$/, url: /^https?:\/\/\S+$/,
+};
+
 function generate(schema: unknown, ctx: Ctx): unknown {
   if (schema === false) return null;
   if (!isObject(schema)) return `example ${ctx.key}`;
   let s = resolve(schema, ctx.root);
   if (Array.isArray(s.allOf)) s = mergeAllOf(s, ctx.root);
   if ('const' in s) return s.const;
-  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[Math.min(ctx.index, s.enum.length - 1)];
+  if (Array.isArray(s.enum) && s.enum.length > 0) {
+    const picked = ctx.fill && ctx.index === 0 ? pickOption(s.enum as unknown[], ctx.fill.prompt.subject) : undefined;
+    return picked !== undefined ? picked : s.enum[Math.min(ctx.index, s.enum.length - 1)];
+  }
+  const type = typeOf(s);
+  if (ctx.fill && ctx.index === 0 && (type === 'string' || type === 'number' || type === 'integer') && !s.anyOf && !s.oneOf) {
+    const drawn = fieldValue(ctx.key, type, ctx.fill);
+    if (drawn !== undefined && fits(drawn, s, type)) return drawn;
+  }
   if ('default' in s) return s.default;
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
   const branches = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
@@ -135,7 +175,7 @@ function generate(schema: unknown, ctx: Ctx): unknown {
     const first = isObject(branches[0]) ? resolve(branches[0], ctx.root) : {};
     return generate({ ...rest, ...first }, ctx);
   }
-  switch (typeOf(s)) {
+  switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
       if (ctx.depth >= MAX_SCHEMA_DEPTH) return out;
@@ -169,9 +209,12 @@ function generate(schema: unknown, ctx: Ctx): unknown {
 }
 
 /**
- * A value that satisfies a JSON Schema, the same every time. In order: `const`; the first `enum`
- * value; `default`; the first of `examples`; the first branch of `anyOf`/`oneOf`; then by `type`
- * (the first non-null of a type list, or inferred from the keywords): an object gets every declared
+ * A value that satisfies a JSON Schema, the same every time for the same schema and prompt. In
+ * order: `const`; an `enum` value (the one the prompt points to, `pickOption`, else the first);
+ * with a prompt, a string or number the prompt gives for the field's name (`fieldValue`: the order
+ * id it mentions for `orderId`, the city for `city`), when it keeps the field's constraints;
+ * `default`; the first of `examples`; the first branch of `anyOf`/`oneOf`; then by `type` (the
+ * first non-null of a type list, or inferred from the keywords): an object gets every declared
  * property (and any `required` one not declared); an array `minItems` items (1 when unset, capped by
  * `maxItems`; items differ by position, for `uniqueItems`); a string `example <key>`, or a fixed value
  * for a known `format`, padded to `minLength`, cut to `maxLength`, or a short candidate matching a
@@ -181,7 +224,7 @@ function generate(schema: unknown, ctx: Ctx): unknown {
  * @example valueForSchema({ type: 'object', properties: { unit: { enum: ['c', 'f'] }, days: { type: 'integer', minimum: 3 } } })
  * // { unit: 'c', days: 3 }
  */
-export function valueForSchema(schema: JSONSchema | undefined, key = 'value'): unknown {
+export function valueForSchema(schema: JSONSchema | undefined, key = 'value', fill?: FillContext): unknown {
   const root = schema ?? {};
-  return generate(root, { root, key, depth: 0, index: 0 });
+  return generate(root, { root, key, depth: 0, index: 0, ...(fill ? { fill } : {}) });
 }

@@ -36,7 +36,7 @@ describe('Anthropic tool use', () => {
     expect(res.stop_reason).toBe('tool_use');
     expect(res.content).toEqual([
       { type: 'text', text: "I'll call get_weather." },
-      { type: 'tool_use', id: expect.stringMatching(/^toolu_01[1-9A-HJ-NP-Za-km-z]{22}$/), name: 'get_weather', input: { city: 'example city', unit: 'celsius' }, caller: { type: 'direct' } },
+      { type: 'tool_use', id: expect.stringMatching(/^toolu_01[1-9A-HJ-NP-Za-km-z]{22}$/), name: 'get_weather', input: { city: 'Paris', unit: 'celsius' }, caller: { type: 'direct' } },
     ]);
   });
 

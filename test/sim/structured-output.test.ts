@@ -24,13 +24,16 @@ const expected = {
 };
 
 describe('structured output', () => {
-  it('OpenAI json_schema: the content is JSON satisfying the schema', async () => {
+  it('OpenAI json_schema: the content is JSON satisfying the schema, its values taken from the prompt where it has them', async () => {
     const client = openAIClient(await start());
     const res = await client.chat.completions.create({
-      model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Extract: John Smith wants the Enterprise plan.' }],
+      model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Extract: John Smith (john@acme.io) wants the Enterprise plan for 12 seats, shipped to Lisbon.' }],
       response_format: { type: 'json_schema', json_schema: { name: 'contact', strict: true, schema } },
     });
-    expect(JSON.parse(res.choices[0]!.message.content!)).toEqual(expected);
+    expect(JSON.parse(res.choices[0]!.message.content!)).toEqual({
+      name: 'John Smith', email: 'john@acme.io', plan: 'Enterprise', seats: 12, tags: ['example tags', 'example tags 2'], address: { city: 'Lisbon' },
+    });
+    // Without a prompt to draw from, the schema alone decides.
     expect(valueForSchema(schema)).toEqual(expected);
     expect(res.choices[0]!.finish_reason).toBe('stop');
   });
