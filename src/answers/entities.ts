@@ -28,8 +28,8 @@ const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 const TIME = /\b\d{1,2}:\d{2}(?::\d{2})?\b/g;
 /** A code such as `A-1043` or `INV-2024-07`, or `#1043`. */
 const CODE = /(?:\b([a-z]{3,})\s+)?(\b[A-Z]{1,5}-?\d{2,}(?:-\d+)*\b|#\d+\b)/g;
-/** A number of three or more digits right after a noun: `order 1043`. */
-const NOUN_NUMBER = /\b([a-z]{3,})\s+(\d{3,})\b(?![.,]\d)/g;
+/** A number of three or more digits right after a noun, and not before a counted noun: `order 1043`, not `where 5000 people`. */
+const NOUN_NUMBER = /\b([a-z]{3,})\s+(\d{3,})\b(?![.,]\d)(?!\s+(?:people|persons|staff|[a-z]+s)\b)/g;
 const PLACE = /\b(?:in|at|to|from|of|near|for|visit|visiting)\s+([A-Z][\p{Ll}'-]+(?:\s+[A-Z][\p{Ll}'-]+)*)/gu;
 const CAPITALISED_RUN = /\b[A-Z][\p{Ll}'-]+(?:\s+[A-Z][\p{Ll}'-]+)+/gu;
 /** Words that start sentences and questions, never a name. */
@@ -39,7 +39,11 @@ const NOT_NAMES = new Set([
   'I', 'We', 'You', 'My', 'Our', 'Your', 'Dear', 'Hi', 'Hello', 'Return', 'List', 'Find', 'Get', 'Use', 'Call', 'Make', 'This', 'That',
 ]);
 /** Words before an identifier that are no noun of it. */
-const NOT_NOUNS = new Set(['for', 'with', 'from', 'than', 'about', 'over', 'under', 'and', 'the', 'into', 'onto', 'since', 'until', 'after', 'before', 'was', 'were', 'has', 'have', 'had', 'are', 'his', 'her', 'its', 'our', 'your', 'their']);
+const NOT_NOUNS = new Set([
+  'for', 'with', 'from', 'than', 'about', 'around', 'over', 'under', 'and', 'the', 'into', 'onto', 'since', 'until', 'after', 'before',
+  'was', 'were', 'has', 'have', 'had', 'are', 'his', 'her', 'its', 'our', 'your', 'their', 'where', 'when', 'which', 'what', 'nearly',
+  'almost', 'only', 'just', 'all', 'some', 'costs', 'cost', 'pay', 'paid', 'year',
+]);
 
 /** A number as written: `25,50` is a decimal comma, `1,250` a thousands separator. */
 export function parseNumber(text: string): number {

@@ -30,7 +30,7 @@ const DATE_WORDS = set('date', 'day', 'when');
 const SUMMARY_WORDS = set('summary', 'description', 'text', 'message', 'reason', 'explanation', 'content', 'details', 'issue', 'problem', 'note', 'notes', 'comment');
 const ANSWER_WORDS = set('answer', 'response', 'reply', 'result', 'output');
 const MONEY_WORDS = set('amount', 'price', 'total', 'cost', 'sum', 'fee', 'balance', 'refund', 'payment', 'charge', 'subtotal');
-const COUNT_WORDS = set('quantity', 'qty', 'count', 'seats', 'items', 'units', 'people', 'guests', 'nights', 'days', 'age', 'year', 'number', 'size');
+const COUNT_WORDS = set('quantity', 'qty', 'count', 'seats', 'items', 'units', 'people', 'guests', 'nights', 'days', 'age', 'year', 'number', 'size', 'population');
 
 function stringField(words: string[], ctx: FillContext): string | undefined {
   const { entities } = ctx.prompt;

@@ -97,9 +97,26 @@ function listItems(text: string): string[] {
 }
 
 const IDENTIFIER = /^[`"']?([A-Za-z_][A-Za-z0-9_]*)[`"']?(?:\s*\(([^)]*)\))?$/;
-const LEADING_IDENTIFIER = /^[`"']?([A-Za-z_][A-Za-z0-9_]*)[`"']?(?:\s*\(([^)]*)\))?(?=\s+(?:for|from|in|of|about|based|using|with|to)\b)/;
+const LEADING_IDENTIFIER = /^[`"']?([A-Za-z_][A-Za-z0-9_]*)[`"']?(?:\s*\(([^)]*)\))?(?=\s*:|\s+(?:for|from|in|of|about|based|using|with|to|that|which)\b)/;
+
+/**
+ * The field names (and hints) a list item by item: each is one identifier, optionally with a hint in
+ * parentheses; the list ends early at an item that runs on into the sentence ("score for this
+ * review: ..."). Undefined when an item is not a name.
+ */
+function namedFields(items: readonly string[]): Array<[string, string | undefined]> | undefined {
+  const fields: Array<[string, string | undefined]> = [];
+  for (const item of items) {
+    const whole = IDENTIFIER.exec(item);
+    const leading = whole ?? LEADING_IDENTIFIER.exec(item);
+    if (!leading) return undefined;
+    fields.push([leading[1]!, leading[2]]);
+    if (!whole) break;
+  }
+  return fields;
+}
 const MONEY = /^(?:amount|price|total|cost|sum|fee|balance|refund|payment|charge|subtotal)$/;
-const COUNT = /^(?:quantity|qty|count|seats|items|units|people|guests|nights|days|age|year|score|rating)$/;
+const COUNT = /^(?:quantity|qty|count|seats|items|units|people|guests|nights|days|age|year|population)$/;
 
 /** A field's schema from the hint the prompt gives it ("(a number)", "(low, medium or high)") or, without one, from its name. */
 function fieldSchema(name: string, hint: string | undefined): JSONSchema {
@@ -137,13 +154,9 @@ export function requestedFields(ctx: PromptContext): JSONSchema | undefined {
     for (const [i, pattern] of LIST_AFTER.entries()) {
       const list = pattern.exec(sentence.trim())?.[1];
       if (!list) continue;
-      const items = listItems(list);
-      const fields = items.map((item) => IDENTIFIER.exec(item));
-      // The last field may run on into the sentence ("... and isVip for: Ada"): it ends at its name.
-      const lastField = LEADING_IDENTIFIER.exec(items.at(-1) ?? '');
-      if (lastField && !fields.at(-1)) fields[fields.length - 1] = lastField;
-      if (fields.length < (i < 3 ? 1 : 2) || fields.some((f) => !f)) continue;
-      const properties = Object.fromEntries(fields.map((f) => [f![1]!, fieldSchema(f![1]!, f![2])]));
+      const fields = namedFields(listItems(list));
+      if (!fields || fields.length < (i < 3 ? 1 : 2)) continue;
+      const properties = Object.fromEntries(fields.map(([name, hint]) => [name, fieldSchema(name, hint)]));
       return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
     }
   }

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { fakeAnswer, valueForSchema } from '../../src/answers/index.js';
 import { anthropicClient, errorOf, openAIClient, useSimulators } from './helpers.js';
 
@@ -48,6 +49,31 @@ describe('structured output', () => {
     expect(err.error).toEqual({ message: "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.", type: 'invalid_request_error', param: 'messages', code: null });
     const unnamed = await errorOf(client.chat.completions.create({ model: 'gpt-4o-mini', messages, response_format: { type: 'json_schema', json_schema: { schema } as any } }));
     expect(unnamed.error).toMatchObject({ param: 'response_format.json_schema.name', code: 'missing_required_parameter' });
+  });
+
+  it('OpenAI json_object with the schema written into the prompt (LangChain\'s format instructions): an instance of that schema', async () => {
+    const client = openAIClient(await start());
+    const wanted = { type: 'object', properties: { city: { type: 'string' }, population: { type: 'integer', minimum: 1 }, sights: { type: 'array', items: { type: 'string' }, minItems: 2 } }, required: ['city', 'population', 'sights'] };
+    // The shape of LangChain's JSON format instructions: an example schema and instances of it, then the schema wanted.
+    const instructions = 'The output should be formatted as a JSON instance that conforms to the JSON schema below.\n\n'
+      + 'As an example, for the schema {"properties": {"foo": {"type": "array", "items": {"type": "string"}}}, "required": ["foo"]} the object {"foo": ["bar", "baz"]} is a well-formatted instance of the schema. '
+      + 'The object {"properties": {"foo": ["bar", "baz"]}} is not well-formatted.\n\nHere is the output schema:\n```\n' + JSON.stringify(wanted) + '\n```';
+    const res = await client.chat.completions.create({
+      model: 'gpt-4o-mini', response_format: { type: 'json_object' },
+      messages: [{ role: 'system', content: instructions }, { role: 'user', content: 'Tell me about a city worth a visit: I am flying to Lisbon, where 545000 people live.' }],
+    });
+    const value = JSON.parse(res.choices[0]!.message.content!);
+    expect(z.fromJSONSchema(wanted as never).safeParse(value).success).toBe(true);
+    expect(value).toEqual({ city: 'Lisbon', population: 545000, sights: ['example sights', 'example sights 2'] });
+  });
+
+  it('OpenAI json_object whose prompt names the keys (LangChain\'s jsonMode): an object of exactly those keys', async () => {
+    const client = openAIClient(await start());
+    const res = await client.chat.completions.create({
+      model: 'gpt-4o-mini', response_format: { type: 'json_object' },
+      messages: [{ role: 'user', content: 'Return a JSON object with the keys sentiment and score (a number) for this review: "Great product, fast delivery, I love it."' }],
+    });
+    expect(JSON.parse(res.choices[0]!.message.content!)).toEqual({ sentiment: 'positive', score: 1.5 });
   });
 
   it('Anthropic output_config.format: the JSON is the text of one text block', async () => {
