@@ -1,3 +1,4 @@
+import { agreement } from './agreement.js';
 import { formatCount, formatCounts, formatMs, formatRate, formatShare, formatUsd } from './format.js';
 import { table } from '../report/text-table.js';
 import type { CaseSummary, EvalReport } from './report-types.js';
@@ -18,7 +19,7 @@ function verdicts(c: CaseSummary): string {
   return parts.join(' · ');
 }
 
-/** The end-of-run report for a terminal: one row per target, then failures, disagreements, min-pass. */
+/** The end-of-run report for a terminal: one row per target, then failures, agreement (and outages), min-pass. */
 export function renderTerminalReport(report: EvalReport): string {
   const runs = report.runs.length;
   const repeat = report.repeat > 1 ? ` × ${report.repeat} repeats` : '';
@@ -47,12 +48,12 @@ export function renderTerminalReport(report: EvalReport): string {
   }
 
   const split = report.cases.filter((c) => c.disagree);
-  out.push('', split.length === 0
-    ? `Targets agree on every case.`
-    : `Targets disagree on ${split.length} of ${report.cases.length} cases:`);
+  const { headline, outages } = agreement(report);
+  out.push('', headline);
   const shown = split.slice(0, MAX_DISAGREEMENT_LINES);
   out.push(...table(shown.map((c) => [`  ${c.id}`, verdicts(c)]), 'll'));
   if (split.length > shown.length) out.push(`  … and ${split.length - shown.length} more (see the --html or --json report)`);
+  out.push(...outages);
 
   if (report.minPass) {
     const { rate, below } = report.minPass;

@@ -1,3 +1,4 @@
+import { agreement } from '../agreement.js';
 import { formatCount, formatCounts, formatMs, formatRate, formatShare, formatUsd } from '../format.js';
 import type { EvalReport, TargetSummary } from '../report-types.js';
 import { barChart } from './bar-chart.js';
@@ -65,10 +66,15 @@ const DEFINITIONS = `<dl class="defs">
 <dt>Disagreement (≠)</dt><dd>The verdicts of the targets that answered a case differ: some pass where others fail, or pass only some repeats. A target that never answered is an outage, shown as an error, not a disagreement.</dd>
 </dl>`;
 
+/** The agreement headline and its outages as one paragraph (the headline's colon becomes a full stop: the grid follows). */
+function agreementNote(report: EvalReport): string {
+  const { headline, outages } = agreement(report);
+  return [headline.replace(/:$/, '.'), ...outages].join(' ');
+}
+
 /** The whole report as one self-contained HTML page: inline CSS and SVG, no scripts, nothing fetched. */
 export function renderHtmlReport(report: EvalReport): string {
   const repeat = report.repeat > 1 ? ` × ${report.repeat} repeats` : '';
-  const split = report.cases.filter((c) => c.disagree).length;
   const title = `Switchyard eval: chain "${report.chain}"`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -79,7 +85,7 @@ export function renderHtmlReport(report: EvalReport): string {
 ${banner(report)}</header>
 <section><h2>Targets</h2>${summaryTable(report)}</section>
 <section><h2>Charts</h2>${charts(report)}</section>
-<section><h2>Case × target</h2><p class="note">Targets disagree on ${split} of ${report.cases.length} cases. Hover a cell for the answer and what failed; click a case for its details.</p>
+<section><h2>Case × target</h2><p class="note">${escapeHtml(agreementNote(report))} Hover a cell for the answer and what failed; click a case for its details.</p>
 <p class="legend-row"><span class="cell pass">✓ pass</span><span class="cell fail">✗ fail</span><span class="cell error">! error</span><span class="cell mixed">~ some repeats pass</span></p>
 ${caseGrid(report)}</section>
 <section><h2>Failed expectations (runs)</h2>${failuresTable(report)}</section>
