@@ -43,7 +43,8 @@ export interface ProviderResponse {
   /** Tool calls with their arguments parsed; [] when none. */
   toolCalls: ToolCall[];
   finishReason: FinishReason;
-  usage: Usage;
+  /** Absent when the provider reported no usage: unknown, never 0. */
+  usage?: Usage;
   /** The model the provider says answered (may be a dated snapshot of the one asked for). */
   model: string;
   requestId?: string;
@@ -67,7 +68,7 @@ export interface ProviderCallOptions {
  * calls as `tool_call_start` (index = the call's ordinal in this answer, from 0, never a content-block
  * index), `tool_call_delta` fragments of its JSON arguments and `tool_call_end` once its arguments are
  * complete; and `finish` exactly once, last, when and only when the provider's terminal event
- * arrived. Pings, role-only and empty deltas are not yielded. A stream cut before `finish`, or an
+ * arrived, with the usage the stream reported (none when it sent no usage: unknown, never 0). Pings, role-only and empty deltas are not yielded. A stream cut before `finish`, or an
  * error frame, is thrown as a `RouterError`.
  */
 export type ProviderStreamEvent =
@@ -77,7 +78,7 @@ export type ProviderStreamEvent =
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_delta'; index: number; argumentsDelta: string }
   | { type: 'tool_call_end'; index: number }
-  | { type: 'finish'; finishReason: FinishReason; usage: Usage; model?: string; providerParts?: ProviderParts };
+  | { type: 'finish'; finishReason: FinishReason; usage?: Usage; model?: string; providerParts?: ProviderParts };
 
 /** One embeddings request to one (provider, model), within the provider's `maxEmbeddingInputs` and `maxEmbeddingTokens`. */
 export interface ProviderEmbedRequest {

@@ -202,7 +202,12 @@ export interface ChatResult<T = unknown> {
   /** The model the provider says answered, when it named one (a dated snapshot of `model`, say). */
   responseModel?: string;
   finishReason: FinishReason;
-  usage: Usage;
+  /**
+   * Tokens the provider billed; absent when it reported none (an OpenAI-compatible server that
+   * ignores `stream_options.include_usage`, a stream cut before its usage chunk): unknown, never an
+   * invented 0. Budgets then keep the whole reservation the call made.
+   */
+  usage?: Usage;
   attempts: Attempt[];
   latencyMs: number;
   requestId?: string;

@@ -71,7 +71,9 @@ export function anthropicArm(arm: AnthropicArm, name: string, baseURL: string, l
     });
     return {
       job: async (r) => {
-        const { usage } = await router.chat({ messages: r.messages, maxTokens: r.maxTokens, reasoning: REASONING });
+        const { usage: reported } = await router.chat({ messages: r.messages, maxTokens: r.maxTokens, reasoning: REASONING });
+        // The simulator always reports usage; an unknown one would count as nothing delivered.
+        const usage = reported ?? { inputTokens: 0, outputTokens: 0 };
         const cached = usage.cachedInputTokens ?? 0;
         return { charge: 0, uncachedInput: usage.inputTokens - cached, cachedInput: cached, output: usage.outputTokens };
       },

@@ -107,7 +107,7 @@ describe('anthropic adapter: requests and answers', () => {
     body.usage.cache_read_input_tokens = 1000;
     body.usage.cache_creation_input_tokens = 200;
     nock(BASE).post('/v1/messages').reply(200, body);
-    expect((await anthropic().chat(request, { signal: new AbortController().signal })).usage.inputTokens).toBe(1705);
+    expect((await anthropic().chat(request, { signal: new AbortController().signal })).usage?.inputTokens).toBe(1705);
   });
 
   it.each([['max_tokens', 'length'], ['stop_sequence', 'stop'], ['tool_use', 'tool_calls'], ['refusal', 'content_filter'], ['pause_turn', 'other']])(

@@ -12,15 +12,18 @@ export interface AnthropicUsageCounters {
 /**
  * Anthropic usage, normalised: its `input_tokens` is only the uncached remainder, so the input total
  * is input + cache writes + cache reads (what OpenAI's `prompt_tokens` means). Cache reads, writes
- * and thinking tokens are added when more than zero.
+ * and thinking tokens are added when more than zero. Undefined when the counters lack the input or
+ * the output count (a stream whose `message_start` or `message_delta` carried none): unknown, never
+ * a count made up as 0.
  */
-export function anthropicUsage(usage: AnthropicUsageCounters | null | undefined): Usage {
-  const read = usage?.cache_read_input_tokens ?? 0;
-  const written = usage?.cache_creation_input_tokens ?? 0;
-  const out: Usage = { inputTokens: (usage?.input_tokens ?? 0) + written + read, outputTokens: usage?.output_tokens ?? 0 };
+export function anthropicUsage(usage: AnthropicUsageCounters | null | undefined): Usage | undefined {
+  if (typeof usage?.input_tokens !== 'number' || typeof usage.output_tokens !== 'number') return undefined;
+  const read = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
+  const out: Usage = { inputTokens: usage.input_tokens + written + read, outputTokens: usage.output_tokens };
   if (read) out.cachedInputTokens = read;
   if (written) out.cacheWriteTokens = written;
-  const thinking = usage?.output_tokens_details?.thinking_tokens;
+  const thinking = usage.output_tokens_details?.thinking_tokens;
   if (thinking) out.reasoningTokens = thinking;
   return out;
 }

@@ -32,7 +32,7 @@ export interface OpenAIStreamContext {
 /**
  * Chat Completions as SSE with `stream_options.include_usage`. The terminal signal is a chunk with a
  * `finish_reason` (the usage chunk and `[DONE]` follow it); a body that ends before one is a cut
- * stream. Tool-call fragments are keyed by their `index`; every open call ends when the
+ * stream, and one cut after it still finishes, its usage unknown (as it is when no usage chunk comes). Tool-call fragments are keyed by their `index`; every open call ends when the
  * `finish_reason` arrives, except at `length`, where the cut calls are never ended (their arguments
  * are incomplete). Refusal fragments stream as text and finish as `content_filter`; reasoning text
  * from compatible servers is `thinking` (liveness only). Mid-stream
@@ -74,8 +74,11 @@ export async function* streamOpenAI(ctx: OpenAIStreamContext, request: ProviderR
       }
     }
   } catch (err) {
-    throw ctx.map(err);
+    // Past the finish_reason (the terminal signal) only the usage chunk and [DONE] were to come:
+    // the answer is whole, and its usage unknown.
+    if (!finishReason) throw ctx.map(err);
   }
   if (!finishReason) throw truncatedStream(ctx.where, 'a finish_reason');
-  yield { type: 'finish', finishReason, usage: usage ?? { inputTokens: 0, outputTokens: 0 }, model };
+  // No usage chunk (a server that ignores include_usage, a body cut after the finish): unknown, not 0.
+  yield { type: 'finish', finishReason, ...(usage ? { usage } : {}), model };
 }

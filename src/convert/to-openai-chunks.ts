@@ -19,7 +19,10 @@ export interface OpenAIErrorFrame {
 
 /** Options of `openAIChunker`. */
 export interface OpenAIChunkerOptions extends ToOpenAIOptions {
-  /** Send the `choices: []` usage chunk after the finish, as `stream_options.include_usage` asks. @default false */
+  /**
+   * Send the `choices: []` usage chunk after the finish, as `stream_options.include_usage` asks; a
+   * stream whose provider reported no usage gets none (unknown, never zeros). @default false
+   */
   includeUsage?: boolean;
 }
 
@@ -73,7 +76,7 @@ export function openAIChunker(options: OpenAIChunkerOptions = {}): OpenAIChunker
         }
         case 'done': {
           const out: Array<OpenAI.ChatCompletionChunk | OpenAIErrorFrame> = [chunk({}, openAIFinishReasonOf(event.result.finishReason))];
-          if (options.includeUsage) out.push({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: openAIUsageOf(event.result.usage) });
+          if (options.includeUsage && event.result.usage) out.push({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: openAIUsageOf(event.result.usage) });
           return out;
         }
         case 'interrupted':

@@ -45,7 +45,8 @@ export function completionId(): string {
 /**
  * A `ChatResult` as an OpenAI `ChatCompletion`, whichever provider answered: the text as `content`
  * (null when the answer is only tool calls), tool calls with JSON-string arguments, the finish
- * reason, and usage with `cached_tokens` and `reasoning_tokens`. A refusal (`content_filter`) puts
+ * reason, and usage with `cached_tokens` and `reasoning_tokens` (no `usage` when the result has none).
+ * A refusal (`content_filter`) puts
  * its text in `refusal`, with `content` null, as OpenAI does.
  * @example res.json(toOpenAI(await router.chat(fromOpenAI(req.body))));
  */
@@ -64,6 +65,7 @@ export function toOpenAI(result: ChatResult, options: ToOpenAIOptions = {}): Ope
     created: options.created ?? Math.floor(Date.now() / 1000),
     model: options.model ?? result.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: openAIFinishReasonOf(result.finishReason) }],
-    usage: openAIUsageOf(result.usage),
+    // Usage the provider never reported stays unreported (the field is optional): unknown, not 0.
+    ...(result.usage ? { usage: openAIUsageOf(result.usage) } : {}),
   };
 }

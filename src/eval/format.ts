@@ -25,6 +25,11 @@ export function formatUsd(usd: number | null): string {
   return `$${usd.toFixed(digits)}`;
 }
 
+/** A sum that leaves out runs of unknown usage reads as a lower bound: `≥1,234`, `≥$0.42`. */
+export function atLeast(text: string, unknownRuns: number): string {
+  return unknownRuns > 0 && text !== 'unknown' ? `≥${text}` : text;
+}
+
 /** A share in 0..1 with two decimals; null → `-`. */
 export function formatShare(share: number | null): string {
   return share === null || Number.isNaN(share) ? '-' : share.toFixed(2);

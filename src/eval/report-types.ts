@@ -29,8 +29,9 @@ export interface RunRecord {
   pass: boolean;
   text?: string;
   finishReason?: FinishReason;
+  /** As the provider reported it; absent when it reported none (unknown, never 0). */
   usage?: Usage;
-  /** Estimated cost of this call; null when the target has no price. */
+  /** Estimated cost of this call; null when the target has no price or the call's usage is unknown. */
   costUsd?: number | null;
   /** Whole call: retries and their waits included. */
   latencyMs: number;
@@ -61,9 +62,11 @@ export interface TargetSummary {
   errorKinds: Partial<Record<string, number>>;
   /** Nearest-rank percentiles over answered runs; null when none answered. */
   latencyMs: { p50: number; p95: number } | null;
-  /** Summed over answered runs. */
+  /** Summed over answered runs whose usage is known. */
   tokens: { input: number; output: number };
-  /** Summed over answered runs; null when the config has no price for the target. */
+  /** Answered runs whose provider reported no usage: `tokens` and `costUsd` are then lower bounds. */
+  usageUnknown: number;
+  /** Summed over answered runs whose usage is known; null when the config has no price for the target. */
   costUsd: number | null;
   price: Price | null;
   /** With repeats: mean over cases (with two or more answers) of the share of answers equal to the most common one; else null. */

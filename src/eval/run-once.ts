@@ -93,7 +93,7 @@ export async function runOnce(job: RunJob, ctx: RunContext): Promise<RunRecord> 
       return {
         ...base, ok: true, pass: checks.every((c) => c.pass),
         text: answerText(result), finishReason: result.finishReason, usage: result.usage,
-        costUsd: ctx.price ? costUsd(result.usage, ctx.price) : null,
+        costUsd: ctx.price && result.usage ? costUsd(result.usage, ctx.price) : null,
         latencyMs: result.latencyMs, requests: sentBefore + requestsSent(result.attempts), checks,
         ...(waitedMs > 0 ? { capacityWaitMs: waitedMs } : {}),
       };

@@ -26,8 +26,9 @@ function byCase(runs: readonly RunRecord[]): RunRecord[][] {
 }
 
 /**
- * Summarises one target's runs. Pass rate counts errors as not passed; latency percentiles and
- * token and cost sums cover answered runs only. Stability (with `repeat` > 1): for each case with at
+ * Summarises one target's runs. Pass rate counts errors as not passed; latency percentiles cover
+ * answered runs, and token and cost sums the answered runs whose usage is known (the others are
+ * counted in `usageUnknown`, so the sums read as lower bounds). Stability (with `repeat` > 1): for each case with at
  * least two answered repeats, the share of those answers equal (normalised) to the most common one,
  * averaged over such cases; null when there are none. Errors are counted by `errorKinds`, not here.
  */
@@ -56,7 +57,7 @@ export function summariseTarget(target: Pick<Target, 'key' | 'provider' | 'model
     passRate: runs.length === 0 ? 0 : passed / runs.length,
     failuresByExpectation, errorKinds,
     latencyMs: latencies.length === 0 ? null : { p50: percentile(latencies, 50), p95: percentile(latencies, 95) },
-    tokens,
+    tokens, usageUnknown: answered.filter((r) => !r.usage).length,
     costUsd: price ? answered.reduce((sum, r) => sum + (r.costUsd ?? 0), 0) : null,
     price: price ?? null,
     stability: repeat > 1 ? answerStability(cases) : null,

@@ -1,5 +1,5 @@
 import { agreement } from './agreement.js';
-import { formatCount, formatCounts, formatMs, formatRate, formatShare, formatUsd } from './format.js';
+import { atLeast, formatCount, formatCounts, formatMs, formatRate, formatShare, formatUsd } from './format.js';
 import { table } from '../report/text-table.js';
 import type { CaseSummary, EvalReport } from './report-types.js';
 
@@ -34,7 +34,8 @@ export function renderTerminalReport(report: EvalReport): string {
     const below = report.minPass?.below.includes(t.key) ? ' ✗' : '';
     const row = [
       t.key, `${t.passed}/${t.runs}`, `${formatRate(t.passRate)}${below}`, formatCounts(t.errorKinds),
-      formatMs(t.latencyMs?.p50), formatMs(t.latencyMs?.p95), formatCount(t.tokens.input), formatCount(t.tokens.output), formatUsd(t.costUsd),
+      formatMs(t.latencyMs?.p50), formatMs(t.latencyMs?.p95),
+      atLeast(formatCount(t.tokens.input), t.usageUnknown), atLeast(formatCount(t.tokens.output), t.usageUnknown), atLeast(formatUsd(t.costUsd), t.usageUnknown),
     ];
     if (report.repeat > 1) row.push(formatShare(t.stability));
     rows.push(row);

@@ -6,6 +6,7 @@ import type { SwitchyardConfig } from '../../src/config/index.js';
 import { isRouterError } from '../../src/errors.js';
 import { createSwitchyard } from '../../src/integrations/ai-sdk/index.js';
 import { createRouter, type Router } from '../../src/router.js';
+import { approxTokens, DEFAULT_EMBEDDING_DIMENSIONS, embeddingFor, embeddingTokens, fakeAnswer, promptTokens } from '../../src/answers/index.js';
 import { fakeRequests } from '../../src/testing/index.js';
 import { OPENAI_PATH, openaiBodies, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
 import { openaiSse } from '../support/sse.js';
@@ -62,8 +63,11 @@ describe('createSwitchyard with the real ai package', () => {
     expect(result.text.length).toBeGreaterThan(0);
     expect(result.finishReason).toBe('stop');
     const sent = fakeRequests(router, 'backup')[0]!;
-    expect(result.usage.inputTokens).toBeGreaterThan(0);
-    expect(result.usage.outputTokens).toBeGreaterThan(0);
+    // The fake's honest counts: the prompt's (3 + 4 + 3 tokens of "Say hello") and 4 characters a token of the answer.
+    expect(result.usage.inputTokens).toBe(10);
+    expect(result.usage.inputTokens).toBe(promptTokens(sent.messages));
+    expect(result.usage.outputTokens).toBe(approxTokens(result.text));
+    expect(result.text).toBe(fakeAnswer(sent.messages, 'fake-model'));
     expect(sent.messages).toEqual([{ role: 'user', content: 'Say hello' }]);
     expect(result.response.modelId).toBe('fake-model');
     expect(result.providerMetadata?.switchyard).toMatchObject({
@@ -123,7 +127,10 @@ describe('createSwitchyard with the real ai package', () => {
     }
     expect(await result.text).not.toBe('');
     expect(await result.finishReason).toBe('stop');
-    expect((await result.totalUsage).outputTokens).toBeGreaterThan(0);
+    // Output: the call's arguments JSON, then the answer's text, at 4 characters a token.
+    const argumentTokens = Math.ceil(JSON.stringify(call.input).length / 4);
+    expect(steps.map((s) => s.usage.outputTokens)).toEqual([argumentTokens, approxTokens(steps[1]!.text)]);
+    expect((await result.totalUsage).outputTokens).toBe(argumentTokens + approxTokens(steps[1]!.text));
     expect(fakeRequests(router, 'backup')).toHaveLength(2);
     // Each of the two steps met the 503s first, twice each.
     expect(up.count(OPENAI_PATH)).toBe(4);
@@ -212,9 +219,9 @@ describe('createSwitchyard with the real ai package', () => {
   it('embeds through an embeddings chain with embedMany', async () => {
     const { switchyard } = switchyardOver();
     const { embeddings, usage } = await embedMany({ model: switchyard.embeddingModel('embeddings'), values: ['a cat', 'a dog'], maxRetries: 0 });
-    expect(embeddings).toHaveLength(2);
-    expect(embeddings[0]!.length).toBeGreaterThan(0);
-    expect(usage.tokens).toBeGreaterThan(0);
+    expect(embeddings).toEqual([embeddingFor('fake-embed', 'a cat'), embeddingFor('fake-embed', 'a dog')]);
+    expect(embeddings[0]).toHaveLength(DEFAULT_EMBEDDING_DIMENSIONS);
+    expect(usage.tokens).toBe(embeddingTokens('a cat') + embeddingTokens('a dog'));
   });
 
   it('reports the model the provider said answered as response.modelId, for generateText and streamText', async () => {
@@ -228,6 +235,17 @@ describe('createSwitchyard with the real ai package', () => {
     expect(generated.response.modelId).toBe('gpt-4o-mini-2024-07-18');
     expect((await streamed.response).modelId).toBe('gpt-4o-2024-08-06');
     expect(up.count(OPENAI_PATH)).toBe(2);
+  });
+
+  it('reports usage the provider never reported as undefined token counts, never as 0', async () => {
+    const { switchyard } = switchyardOver();
+    const sse = openaiSse(['Hi']);
+    up.script(OPENAI_PATH, { status: 200, headers: openaiSuccessHeaders, sse: [...sse.slice(0, -2), sse.at(-1)!] }); // no usage chunk
+    const streamed = streamText({ model: switchyard('default'), prompt: 'Say hello', maxRetries: 0 });
+    for await (const part of streamed.fullStream) if (part.type === 'error') throw part.error;
+
+    expect(await streamed.text).toBe('Hi');
+    expect(await streamed.usage).toMatchObject({ inputTokens: undefined, outputTokens: undefined });
   });
 
   it('refuses a model id that names no chain', () => {

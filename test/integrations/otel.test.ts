@@ -102,12 +102,12 @@ describe('instrument', () => {
     expect(down!.status).toEqual({ code: 2, message: 'server 503' });
     expect(up!.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'backup', 'gen_ai.request.model': 'model-b',
-      'gen_ai.response.model': 'model-b', 'gen_ai.usage.input_tokens': res.usage.inputTokens, 'gen_ai.usage.output_tokens': res.usage.outputTokens,
+      'gen_ai.response.model': 'model-b', 'gen_ai.usage.input_tokens': res.usage!.inputTokens, 'gen_ai.usage.output_tokens': res.usage!.outputTokens,
     });
     expect(up!.attributes['error.type']).toBeUndefined();
     expect(call.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'backup', 'gen_ai.request.model': 'model-a', 'gen_ai.response.model': 'model-b',
-      'gen_ai.usage.input_tokens': res.usage.inputTokens, 'gen_ai.usage.output_tokens': res.usage.outputTokens,
+      'gen_ai.usage.input_tokens': res.usage!.inputTokens, 'gen_ai.usage.output_tokens': res.usage!.outputTokens,
       'switchyard.chain': 'default', 'switchyard.tenant': 'default', 'switchyard.outcome': 'ok', 'switchyard.attempts': 2,
     });
     expect(call.status.code).toBe(0);
@@ -129,7 +129,7 @@ describe('instrument', () => {
 
     const tokens = await histogram('gen_ai.client.token.usage');
     const byType = Object.fromEntries(tokens.dataPoints.map((p) => [p.attributes['gen_ai.token.type'], { sum: p.value.sum, model: p.attributes['gen_ai.response.model'] }]));
-    expect(byType).toEqual({ input: { sum: res.usage.inputTokens, model: 'model-b' }, output: { sum: res.usage.outputTokens, model: 'model-b' } });
+    expect(byType).toEqual({ input: { sum: res.usage!.inputTokens, model: 'model-b' }, output: { sum: res.usage!.outputTokens, model: 'model-b' } });
   });
 
   it('carries server.address and the HTTP status of attempts sent through the real SDKs', async () => {
@@ -238,6 +238,30 @@ describe('instrument', () => {
     const answer = spans.find((s) => s.name === 'chat model-b')!;
     expect(ms(answer, 'endTime')).toBe(ms(call, 'endTime'));
     expect(answer.attributes).toMatchObject({ 'gen_ai.usage.input_tokens': usage!.inputTokens, 'gen_ai.usage.output_tokens': usage!.outputTokens });
+  });
+
+  it('puts no token counts on spans or the token histogram for a stream whose usage is unknown (no usage chunk)', async () => {
+    const up: Upstream = await startUpstream();
+    try {
+      const { router } = wireRouter(up, {}, { clock: new VirtualClock() });
+      routers.push(router);
+      const sse = openaiSse(['Hi']);
+      up.script(OPENAI_PATH, { status: 200, headers: openaiSuccessHeaders, sse: [...sse.slice(0, -2), sse.at(-1)!] }); // no usage chunk
+      instrument(router, { tracerProvider, meterProvider });
+      for await (const ev of router.stream({ ...ask(), chain: 'openai-only' })) if (ev.type === 'done') expect(ev.result.usage).toBeUndefined();
+
+      const spans = exporter.getFinishedSpans().filter((s) => s.name === 'chat openai-only' || s.name === 'chat gpt-4o-mini');
+      expect(spans).toHaveLength(2);
+      for (const span of spans) {
+        expect(span.attributes['gen_ai.usage.input_tokens']).toBeUndefined();
+        expect(span.attributes['gen_ai.usage.output_tokens']).toBeUndefined();
+      }
+      const { resourceMetrics } = await reader.collect();
+      const tokens = resourceMetrics.scopeMetrics.flatMap((s) => s.metrics).find((m) => m.descriptor.name === 'gen_ai.client.token.usage');
+      expect(tokens?.dataPoints ?? []).toEqual([]);
+    } finally {
+      await up.close();
+    }
   });
 
   it('nests the call span under the span active where the call was made', async () => {

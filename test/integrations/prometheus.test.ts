@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectMetrics } from '../../src/integrations/prometheus/index.js';
 import type { Router } from '../../src/router.js';
 import { OPENAI_PATH, openaiBodies, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
+import { openaiSse } from '../support/sse.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, wireRouter } from '../support/wire-router.js';
@@ -85,6 +86,23 @@ describe('collectMetrics', () => {
     await quota.chat(ask());
     expect(await value(registry, 'switchyard_quota_errors_total', target)).toBe(1);
     expect(await value(registry, 'switchyard_attempts_total', { ...target, outcome: 'quota_exhausted', skipped: 'false' })).toBe(1);
+  });
+
+  it('counts no tokens for a stream whose usage is unknown (no usage chunk), and the known ones of the next', async () => {
+    const registry = new Registry();
+    const r = router();
+    collectMetrics(r, { registry });
+    const sse = openaiSse(['Hi']);
+    up.script(OPENAI_PATH, { status: 200, headers: openaiSuccessHeaders, sse: [...sse.slice(0, -2), sse.at(-1)!] }, { status: 200, headers: openaiSuccessHeaders, sse });
+    for await (const _ of r.stream({ ...ask(), chain: 'openai-only' }));
+    expect(await value(registry, 'switchyard_tokens_total', { ...target, type: 'input' })).toBeUndefined();
+    expect(await value(registry, 'switchyard_tokens_total', { ...target, type: 'output' })).toBeUndefined();
+    expect(await value(registry, 'switchyard_attempts_total', { ...target, outcome: 'ok', skipped: 'false' })).toBe(1);
+
+    for await (const _ of r.stream({ ...ask(), chain: 'openai-only' }));
+    // openaiSse's usage chunk: 17 in, 10 out.
+    expect(await value(registry, 'switchyard_tokens_total', { ...target, type: 'input' })).toBe(17);
+    expect(await value(registry, 'switchyard_tokens_total', { ...target, type: 'output' })).toBe(10);
   });
 
   it('unregisters its metrics when the last router sharing the registry stops', async () => {

@@ -85,7 +85,7 @@ describe('Anthropic input and output token limits', () => {
     const results = [];
     // Twenty prompts of about 400 tokens: 8,000 tokens of input, four times the ITPM, at T0.
     for (let i = 0; i < 20; i++) results.push(await router.chat({ messages: [{ role: 'user', content: prompt(i, 1_600) }], maxTokens: 64 }));
-    expect(results.every((r) => r.provider === 'anthropic' && (r.usage.cachedInputTokens ?? 0) > 0)).toBe(true);
+    expect(results.every((r) => r.provider === 'anthropic' && (r.usage?.cachedInputTokens ?? 0) > 0)).toBe(true);
     expect(stats().tokens.input).toBeGreaterThan(4 * 2_000);
     expect(stats().rateLimited).toBe(0);
     // The first call reserved its whole prompt; once the answers showed 80% cached, a fifth of it.

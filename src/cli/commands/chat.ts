@@ -88,7 +88,8 @@ export const command: CliCommand = {
         io.stdout(`${res.text}\n`);
         printAttempts(io, verbose, res.attempts);
         const tries = res.attempts.length === 1 ? '1 attempt' : `${res.attempts.length} attempts`;
-        io.stderr(`-- ${res.provider}:${res.model} · ${ms(res.latencyMs)} · ${tries} · ${res.usage.inputTokens} in / ${res.usage.outputTokens} out tokens\n`);
+        const tokens = res.usage ? `${res.usage.inputTokens} in / ${res.usage.outputTokens} out tokens` : 'tokens unknown';
+        io.stderr(`-- ${res.provider}:${res.model} · ${ms(res.latencyMs)} · ${tries} · ${tokens}\n`);
         return 0;
       } catch (err) {
         if (isRouterError(err)) printAttempts(io, verbose, err.attempts);

@@ -1,5 +1,5 @@
 import { agreement } from '../agreement.js';
-import { formatCount, formatCounts, formatMs, formatRate, formatShare, formatUsd } from '../format.js';
+import { atLeast, formatCount, formatCounts, formatMs, formatRate, formatShare, formatUsd } from '../format.js';
 import type { EvalReport, TargetSummary } from '../report-types.js';
 import { barChart } from './bar-chart.js';
 import { caseDetails } from './case-details.js';
@@ -17,7 +17,8 @@ function summaryTable(report: EvalReport): string {
   const rows = report.targets.map((t) => {
     const cells = [
       `${t.passed}/${t.runs}`, formatRate(t.passRate), String(t.failed), String(t.errored), formatCounts(t.errorKinds),
-      formatMs(t.latencyMs?.p50), formatMs(t.latencyMs?.p95), formatCount(t.tokens.input), formatCount(t.tokens.output), formatUsd(t.costUsd),
+      formatMs(t.latencyMs?.p50), formatMs(t.latencyMs?.p95),
+      atLeast(formatCount(t.tokens.input), t.usageUnknown), atLeast(formatCount(t.tokens.output), t.usageUnknown), atLeast(formatUsd(t.costUsd), t.usageUnknown),
       ...(stable ? [formatShare(t.stability), String(t.flakyCases ?? '-')] : []),
     ];
     return `<tr class="${isBelow(report, t) ? 'below' : ''}"><th scope="row">${escapeHtml(t.key)}</th>${cells.map((c, i) => `<td class="${i === 4 ? '' : 'num'}">${escapeHtml(c)}</td>`).join('')}</tr>`;
@@ -61,7 +62,7 @@ function banner(report: EvalReport): string {
 const DEFINITIONS = `<dl class="defs">
 <dt>Pass rate</dt><dd>Runs whose answer met every expectation of its case, over all runs (cases × repeats). A run that got no answer (an error) counts as not passed.</dd>
 <dt>Latency</dt><dd>Nearest-rank p50 and p95 of whole calls that got an answer, retries and their waits included.</dd>
-<dt>Tokens and cost</dt><dd>Summed over answered runs, as each provider reported them; cost uses the config's price table and reads "unknown" when the target has no price.</dd>
+<dt>Tokens and cost</dt><dd>Summed over answered runs, as each provider reported them; cost uses the config's price table and reads "unknown" when the target has no price. A sum marked ≥ leaves out runs whose provider reported no usage (unknown, never counted as 0).</dd>
 <dt>Stability</dt><dd>With repeats: for each case with two or more answers, the share of its answers (trimmed, whitespace collapsed) equal to the most common one, averaged over those cases. 1.00 means every repeat answered the same; errors are counted under error kinds instead.</dd>
 <dt>Disagreement (≠)</dt><dd>The verdicts of the targets that answered a case differ: some pass where others fail, or pass only some repeats. A target that never answered is an outage, shown as an error, not a disagreement.</dd>
 </dl>`;
