@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../src/calls/stream.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openaiBodies } from '../support/fixtures.js';
 import { anthropicDelta, anthropicOverloadedEvent, anthropicSse, anthropicSseHead, openaiErrorFrame, openaiSse } from '../support/sse.js';
+import { anthropicEvent, anthropicMessageStart, anthropicThinkingBlockSse } from '../../providers/test-support/wire.js';
 import { until } from '../support/until.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { VirtualClock } from '../support/virtual-clock.js';
@@ -38,6 +39,8 @@ async function collect(iterable: AsyncIterable<StreamEvent>): Promise<StreamEven
 }
 const texts = (events: StreamEvent[]) => events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta);
 const last = (events: StreamEvent[]) => events[events.length - 1]!;
+/** The first retry's backoff under wireRouter's config: equal jitter on a 10 ms base at random 0.5, 5 + 0.5 × 5 ms. */
+const WAIT = 7.5;
 
 /** Collects a stream's events into `into` as they come, so a test can look at them mid-stream. */
 async function collectInto(iterable: AsyncIterable<StreamEvent>, into: StreamEvent[]): Promise<StreamEvent[]> {
@@ -55,7 +58,8 @@ describe('router.stream', () => {
     expect(end.type).toBe('done');
     if (end.type !== 'done') return;
     expect(end.result).toMatchObject({ text: 'Hello from OpenAI', provider: 'openai', finishReason: 'stop', usage: { inputTokens: 17, outputTokens: 10 } });
-    expect(end.result.timeToFirstTokenMs).toBeGreaterThanOrEqual(0);
+    // Nothing moved the virtual clock before the first token: no wait, no retry.
+    expect(end.result.timeToFirstTokenMs).toBe(0);
     expect(end.result.attempts).toMatchObject([{ provider: 'openai', ok: true }]);
     expect(up.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true }, max_completion_tokens: 50 });
   });
@@ -83,6 +87,10 @@ describe('router.stream', () => {
     const events = await collect(router.stream(ask()));
     expect(last(events)).toMatchObject({ type: 'done', result: { provider: 'openai' } });
     expect([openai(), anthropic()]).toEqual([2, 0]);
+    // The first token came after the retry's backoff, the only time that passed on the virtual clock.
+    const end = last(events) as Extract<StreamEvent, { type: 'done' }>;
+    expect(end.result.attempts.map((a) => a.waitedMs ?? 0)).toEqual([0, WAIT]);
+    expect(end.result.timeToFirstTokenMs).toBe(WAIT);
   });
 
   it('ends a stream cut after two chunks as interrupted, with exactly those chunks\' text, and asks no other target', async () => {
@@ -118,6 +126,32 @@ describe('router.stream', () => {
     expect([anthropic(), openai()]).toEqual([1, 1]);
   });
 
+  it('falls through when a stream fails after thinking alone: thinking proves the target alive but does not commit', async () => {
+    const { router, openai, anthropic } = setup({ retry: { maxAttempts: 1 } });
+    // message_start, a whole thinking block, a second one cut short, then Anthropic's mid-stream overload.
+    up.script(ANTHROPIC_PATH, { sse: [
+      anthropicMessageStart(), ...anthropicThinkingBlockSse(0, ['The user greets me.', ' I should answer.'], 'EqQBCgIYAhIM'),
+      anthropicEvent({ type: 'content_block_start', index: 1, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      anthropicEvent({ type: 'content_block_delta', index: 1, delta: { type: 'thinking_delta', thinking: 'Hmm' } }),
+      anthropicOverloadedEvent,
+    ] });
+    const events = await collect(router.stream({ ...ask(), chain: 'anthropic-first' }));
+    expect(events[0]).toMatchObject({ type: 'start', provider: 'openai', model: 'gpt-4o-mini' });
+    expect(events.filter((e) => e.type === 'interrupted')).toEqual([]);
+    expect(texts(events)).toEqual(['Hello', ' from', ' OpenAI']);
+    expect(last(events)).toMatchObject({ type: 'done', result: { text: 'Hello from OpenAI', attempts: [{ provider: 'anthropic', kind: 'server' }, { provider: 'openai', ok: true }] } });
+    expect([anthropic(), openai()]).toEqual([1, 1]);
+  });
+
+  it('retries an OpenAI-compatible stream whose error frame follows reasoning text alone, as before its first token', async () => {
+    const { router, openai, anthropic } = setup();
+    const reasoning = (text: string) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { reasoning_content: text }, finish_reason: null }] })}`;
+    up.script(OPENAI_PATH, { sse: [openaiSse([])[0]!, reasoning('Thinking'), reasoning(' more'), openaiErrorFrame()] });
+    const events = await collect(router.stream(ask()));
+    expect(last(events)).toMatchObject({ type: 'done', result: { provider: 'openai', text: 'Hello from OpenAI', attempts: [{ provider: 'openai', kind: 'server' }, { provider: 'openai', ok: true }] } });
+    expect([openai(), anthropic()]).toEqual([2, 0]);
+  });
+
   it('ends with interrupted on an OpenAI error frame after the first token', async () => {
     const { router, anthropic } = setup();
     up.script(OPENAI_PATH, { sse: [...openaiSse(['Par', 'tial']).slice(0, 3), openaiErrorFrame()] });
@@ -144,6 +178,7 @@ describe('router.stream', () => {
     await clock.advance(1);
     const events = await pending;
     expect(last(events)).toMatchObject({ type: 'done', result: { provider: 'anthropic', attempts: [{ provider: 'openai', kind: 'timeout', latencyMs: 150 }, { provider: 'anthropic', ok: true }] } });
+    expect((last(events) as Extract<StreamEvent, { type: 'done' }>).result.timeToFirstTokenMs).toBe(150);
     expect([openai(), anthropic()]).toEqual([1, 1]);
   });
 
