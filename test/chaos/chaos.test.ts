@@ -79,7 +79,8 @@ afterAll(async () => {
   await sim?.stop();
 });
 
-type Outcome = { ok: true } | { ok: false; error: unknown };
+/** How a call ended: `ended` is a stream's terminal event, or `walked away` when its consumer stopped reading. */
+type Outcome = { ok: true; ended?: 'done' | 'interrupted' | 'walked away' } | { ok: false; error: unknown };
 
 /** Everything a developer would print of an error: util.inspect, JSON, and every cause's message and stack. */
 function printed(err: unknown): string {
@@ -122,17 +123,25 @@ describe('chaos: mixed calls against every fault', () => {
           await router.chat({ ...request, idempotencyKey: `chaos-${i % 37}`, messages: [{ role: 'user', content: `keyed ${i % 37}` }] });
           return { ok: true };
         }
-        let terminal: string | undefined;
+        let terminal: 'done' | 'interrupted' | undefined;
+        let shown = '';
         for await (const ev of router.stream(request)) {
+          // The terminal event is the last one: nothing follows it.
+          if (terminal) return { ok: false, error: new Error(`a ${ev.type} event after ${terminal}`) };
+          if (ev.type === 'text') shown += ev.delta;
           if (ev.type === 'done' || ev.type === 'interrupted') {
             terminal = ev.type;
+            // What the terminal event says was shown is exactly what the text events showed.
+            const said = ev.type === 'done' ? ev.result.text : ev.text;
+            if (said !== shown) return { ok: false, error: new Error(`${ev.type} says ${JSON.stringify(said)} was shown, the deltas showed ${JSON.stringify(shown)}`) };
             if (ev.type === 'interrupted') interruptions.push(ev.error);
             if (ev.type === 'interrupted' && !isRouterError(ev.error)) return { ok: false, error: ev.error };
           }
-          if (random() < 0.01) break; // a consumer that walks away
+          if (!terminal && random() < 0.01) return { ok: true, ended: 'walked away' }; // a consumer that walks away
         }
-        void terminal;
-        return { ok: true };
+        // A stream read to its end ends in exactly one terminal event.
+        if (!terminal) return { ok: false, error: new Error('a stream ended without done or interrupted') };
+        return { ok: true, ended: terminal };
       } catch (err) {
         return { ok: false, error: err };
       }
@@ -146,6 +155,12 @@ describe('chaos: mixed calls against every fault', () => {
     const errors = outcomes.filter((o): o is { ok: false; error: unknown } => !o.ok).map((o) => o.error);
     const untyped = errors.filter((e) => !(e instanceof RouterError) || !KINDS.has(e.kind));
     expect(untyped.map(String)).toEqual([]);
+    // Streams read to their end ended in done or interrupted, each in both ways many times.
+    const ended = outcomes.flatMap((o) => (o.ok && o.ended ? [o.ended] : []));
+    const count = (what: string) => ended.filter((e) => e === what).length;
+    expect(count('done')).toBeGreaterThan(CALLS * 0.1);
+    expect(count('interrupted')).toBeGreaterThan(CALLS * 0.01);
+    expect(count('walked away')).toBeGreaterThan(0);
     // Not a vacuous run: a fault mix this heavy fails many calls, and still answers a good share of them.
     expect(outcomes.filter((o) => o.ok).length).toBeGreaterThan(CALLS * 0.4);
     expect(errors.length).toBeGreaterThan(CALLS * 0.05);
@@ -211,6 +226,11 @@ describe('chaos: idempotency keys under faults', () => {
         }));
       }
       expect(results).toHaveLength(1_000);
+      // Not vacuous: most of the 60 keys were answered (53 under this seed), and the keys answered upstream
+      // are exactly the keys some call got an answer for.
+      const keysWithAnswers = new Set(results.filter((r) => r.text !== undefined).map((r) => r.key));
+      expect([...answered.keys()].sort()).toEqual([...keysWithAnswers].sort());
+      expect(answered.size).toBeGreaterThanOrEqual(50);
       for (const [key, count] of answered) expect(count, `${key} answered ${count} times`).toBe(1);
       // Every call for a key that was ever answered got that one answer.
       for (const r of results) if (r.text !== undefined) expect(r.text).toBe(`answer for ${r.key}`);
