@@ -2,7 +2,7 @@ import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorKind } from '../../src/errors.js';
 import { anthropic429Headers, anthropicBodies, anthropicMessage, anthropicSuccessHeaders } from '../../test/support/fixtures.js';
-import { adapterFor, failureOf } from '../test-support/adapter-harness.js';
+import { adapterFor, failureOf, fixedClock } from '../test-support/adapter-harness.js';
 import { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter.js';
 
 const BASE = 'http://anthropic.test';
@@ -17,7 +17,9 @@ afterEach(() => {
 });
 afterAll(() => nock.enableNetConnect());
 
-const NOW_PLUS = (s: number) => new Date(Date.now() + s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+/** The adapter's clock in tests that compute a wait from a date: a whole second, as RFC 3339 resets are. */
+const NOW_MS = Date.parse('2026-11-29T12:00:00Z');
+const NOW_PLUS = (s: number) => new Date(NOW_MS + s * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
 
 describe('anthropic adapter: errors mapped to facts through the real SDK', () => {
   it.each<[string, number, unknown, Record<string, string>, { kind: ErrorKind; code?: string; requestId?: string }]>([
@@ -51,10 +53,10 @@ describe('anthropic adapter: errors mapped to facts through the real SDK', () =>
       'anthropic-ratelimit-requests-remaining': '0', 'anthropic-ratelimit-requests-reset': NOW_PLUS(4),
       'anthropic-ratelimit-tokens-remaining': '16000', 'anthropic-ratelimit-tokens-reset': NOW_PLUS(60),
     });
-    const err = await failureOf(anthropic(), request);
-    expect(err.retryAfterMs).toBeGreaterThan(2500);
-    expect(err.retryAfterMs).toBeLessThanOrEqual(4000);
-    expect(err.rateLimit?.requests?.remaining).toBe(0);
+    const err = await failureOf(adapterFor('anthropic', { type: 'anthropic', apiKey: KEY, baseURL: BASE }, fixedClock(NOW_MS)), request);
+    expect(err.retryAfterMs).toBe(4000);
+    expect(err.rateLimit?.requests).toEqual({ remaining: 0, resetMs: 4000 });
+    expect(err.rateLimit?.tokens).toEqual({ remaining: 16000, resetMs: 60_000 });
   });
 
   it('maps a reset connection to transport', async () => {
@@ -65,10 +67,11 @@ describe('anthropic adapter: errors mapped to facts through the real SDK', () =>
     expect((await failureOf(viaFetch, request)).kind).toBe('transport');
   });
 
-  it('maps an aborted signal to aborted', async () => {
-    nock(BASE).post('/v1/messages').delay(500).reply(200, anthropicMessage());
+  it('maps an aborted signal to aborted: aborted once the request reached the server, before its answer', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
+    // The answer would take a minute: only the abort can end this call in time.
+    const scope = nock(BASE).post('/v1/messages').delay(60_000).reply(200, anthropicMessage());
+    scope.on('request', () => controller.abort());
     expect((await failureOf(anthropic(), request, controller.signal)).kind).toBe('aborted');
     nock.abortPendingRequests();
   });

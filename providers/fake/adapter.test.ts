@@ -43,15 +43,18 @@ describe('fake adapter', () => {
 
   it('cuts the reply at maxTokens and says so', async () => {
     const res = await adapterFor('f', { type: 'fake' }).chat({ ...request, maxTokens: 3 }, { signal: signal() });
-    expect(res.text.length).toBeLessThanOrEqual(12);
+    expect(res.text).toBe(fakeAnswer(request.messages, request.model).slice(0, 12));
     expect(res.finishReason).toBe('length');
   });
 
   it('hangs until aborted', async () => {
-    const a = adapterFor('f', { type: 'fake', script: ['hang'] });
+    const a = adapterFor('f', { type: 'fake', script: ['hang'] }) as FakeAdapter;
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 10);
-    const err = await failureOf(a, request, controller.signal);
+    const pending = failureOf(a, request, controller.signal);
+    // The request is in, hanging; only the abort ends it.
+    expect(a.requests).toEqual([request]);
+    controller.abort();
+    const err = await pending;
     expect(err).toBeInstanceOf(RouterError);
     expect(err.kind).toBe('aborted');
   });

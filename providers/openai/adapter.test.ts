@@ -4,12 +4,14 @@ import type { ErrorKind } from '../../src/errors.js';
 import {
   compatibleInsufficientCredits, compatibleRateLimitNullCode, openai429Headers, openaiBodies, openaiCompletion, openaiSuccessHeaders,
 } from '../../test/support/fixtures.js';
-import { adapterFor, closedPort, failureOf } from '../test-support/adapter-harness.js';
+import { adapterFor, closedPort, failureOf, fixedClock } from '../test-support/adapter-harness.js';
 import { openAIBody } from './adapter.js';
 
 const BASE = 'http://openai.test/v1';
 const KEY = 'sk-test-openai-0123456789abcdef';
 const request = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Hello' }] };
+/** The adapters' clock in tests that compute a wait from a date: a whole second, so the waits come out exact. */
+const NOW_MS = Date.parse('2026-11-29T12:00:00Z');
 
 beforeAll(() => nock.disableNetConnect());
 afterEach(() => {
@@ -95,10 +97,11 @@ describe('openai adapter: errors mapped to facts through the real SDK', () => {
     expect(err).toMatchObject({ kind: 'transport', code: 'malformed_response' });
   });
 
-  it('maps an aborted signal to aborted', async () => {
-    nock(BASE).post('/chat/completions').delay(500).reply(200, openaiCompletion());
+  it('maps an aborted signal to aborted: aborted once the request reached the server, before its answer', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 20);
+    // The answer would take a minute: only the abort can end this call in time.
+    const scope = nock(BASE).post('/chat/completions').delay(60_000).reply(200, openaiCompletion());
+    scope.on('request', () => controller.abort());
     const err = await failureOf(openai(), request, controller.signal);
     expect(err.kind).toBe('aborted');
     nock.abortPendingRequests();
@@ -159,12 +162,11 @@ describe('openai-compatible adapter', () => {
   });
 
   it('reads x-ratelimit-reset as a Unix timestamp in seconds: the wait runs until that moment', async () => {
-    const resetAt = Math.floor(Date.now() / 1000) + 30;
+    const resetAt = NOW_MS / 1000 + 30;
     nock('http://vllm.test/v1').post('/chat/completions').reply(429, compatibleRateLimitNullCode, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) });
-    const err = await failureOf(compat(), { ...request, model: 'llama3:8b' });
+    const err = await failureOf(adapterFor('local', { type: 'openai-compatible', baseURL: 'http://vllm.test/v1' }, fixedClock(NOW_MS)), { ...request, model: 'llama3:8b' });
     expect(err.kind).toBe('rate_limited');
-    expect(err.retryAfterMs).toBeGreaterThan(28_000);
-    expect(err.retryAfterMs).toBeLessThanOrEqual(30_000);
+    expect(err.retryAfterMs).toBe(30_000);
   });
 
   it('treats a 429 with code insufficient_credits as exhausted credit, not a rate limit', async () => {
