@@ -29,15 +29,19 @@ export interface AnswerLimits {
 /** The limits the prompt (its instructions and its question) sets on the answer's shape. */
 export function answerLimits(ctx: PromptContext): AnswerLimits {
   const text = `${ctx.question}\n${ctx.instructions}`;
+  const lower = `${ctx.lower.question}\n${ctx.lower.instructions}`;
   const limits: AnswerLimits = {};
-  const words = WORDS.exec(text);
+  // Each limit needs its word: a plain substring scan first, the regex only when it is there.
+  const words = lower.includes('word') ? WORDS.exec(text) : null;
   if (words) limits.words = words[2] ? 1 : countOf(words[1]!);
-  const sentences = SENTENCES.exec(text);
+  const sentences = lower.includes('sentence') ? SENTENCES.exec(text) : null;
   if (sentences) limits.sentences = countOf(sentences[1]!);
-  const characters = CHARACTERS.exec(text);
+  const characters = /char|letter/.test(lower) ? CHARACTERS.exec(text) : null;
   if (characters) limits.characters = Number(characters[1]);
-  if (UPPER.test(text)) limits.letterCase = 'upper';
-  else if (LOWER.test(text)) limits.letterCase = 'lower';
+  if (/case|caps|capital/.test(lower)) {
+    if (UPPER.test(text)) limits.letterCase = 'upper';
+    else if (LOWER.test(text)) limits.letterCase = 'lower';
+  }
   return limits;
 }
 

@@ -30,8 +30,8 @@ const TIME = /\b\d{1,2}:\d{2}(?::\d{2})?\b/g;
 const CODE = /(?:\b([a-z]{3,})\s+)?(\b[A-Z]{1,5}-?\d{2,}(?:-\d+)*\b|#\d+\b)/g;
 /** A number of three or more digits right after a noun, and not before a counted noun: `order 1043`, not `where 5000 people`. */
 const NOUN_NUMBER = /\b([a-z]{3,})\s+(\d{3,})\b(?![.,]\d)(?!\s+(?:people|persons|staff|[a-z]+s)\b)/g;
-const PLACE = /\b(?:in|at|to|from|of|near|for|visit|visiting)\s+([A-Z][\p{Ll}'-]+(?:\s+[A-Z][\p{Ll}'-]+)*)/gu;
-const CAPITALISED_RUN = /\b[A-Z][\p{Ll}'-]+(?:\s+[A-Z][\p{Ll}'-]+)+/gu;
+const PLACE = /\b(?:in|at|to|from|of|near|for|visit|visiting)\s+([A-Z][a-z\u00df-\u00ff'-]+(?:\s+[A-Z][a-z\u00df-\u00ff'-]+)*)/g;
+const CAPITALISED_RUN = /\b[A-Z][a-z\u00df-\u00ff'-]+(?:\s+[A-Z][a-z\u00df-\u00ff'-]+)+/g;
 /** Words that start sentences and questions, never a name. */
 const NOT_NAMES = new Set([
   'The', 'A', 'An', 'What', 'Which', 'Who', 'Where', 'When', 'Why', 'How', 'Please', 'Give', 'Write', 'Answer', 'Reply', 'Say',

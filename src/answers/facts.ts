@@ -31,11 +31,13 @@ const OPERATORS: Readonly<Record<string, (a: number, b: number) => number>> = {
 };
 const WORD_OPERATORS: Readonly<Record<string, string>> = { plus: '+', minus: '-', times: '*', 'multiplied by': '*', 'divided by': '/' };
 
+const EXPRESSION = String.raw`(-?\d+(?:\.\d+)?)\s*([+\-*x×/÷]|plus|minus|times|multiplied by|divided by)\s*(-?\d+(?:\.\d+)?)`;
+const BARE_SUM = new RegExp(String.raw`^\s*${EXPRESSION}\s*=?\s*\??\s*$`, 'i');
+const ASKED_SUM = new RegExp(String.raw`\b(?:what\s+is|what's|calculate|compute|how\s+much\s+is)\s+${EXPRESSION}`, 'i');
+
 /** The result of the one arithmetic operation a question asks ("What is 12 * 7?", "17 plus 25"), as text; undefined for none. */
 export function arithmeticAsked(text: string): string | undefined {
-  const expression = String.raw`(-?\d+(?:\.\d+)?)\s*([+\-*x×/÷]|plus|minus|times|multiplied by|divided by)\s*(-?\d+(?:\.\d+)?)`;
-  const m = new RegExp(String.raw`^\s*${expression}\s*=?\s*\??\s*$`, 'i').exec(text)
-    ?? new RegExp(String.raw`\b(?:what\s+is|what's|calculate|compute|how\s+much\s+is)\s+${expression}`, 'i').exec(text);
+  const m = BARE_SUM.exec(text) ?? ASKED_SUM.exec(text);
   if (!m) return undefined;
   const op = OPERATORS[WORD_OPERATORS[m[2]!.toLowerCase()] ?? m[2]!.toLowerCase()];
   const value = op?.(Number(m[1]), Number(m[3]));

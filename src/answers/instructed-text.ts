@@ -12,20 +12,26 @@ const ECHO_QUOTED = new RegExp(
 const ECHO_WORD = /\b(?:reply|respond|answer)\s+(?:only\s+)?with\s+(?:only\s+|exactly\s+|just\s+)?(?:the\s+)?(?:single\s+)?word\s+([\p{L}\p{N}_-]+)/iu;
 const ECHO_AFTER_COLON = /\b(?:repeat(?:\s+after\s+me)?|echo|repeat\s+(?:back\s+)?(?:this|the\s+following)(?:\s+\w+)?)\s*:\s*(\S.*?)\s*$/imu;
 
+// Each rule first looks for a word it cannot match without, so a long prompt costs a few scans
+// for plain substrings instead of a dozen case-insensitive Unicode regexes.
+
 /** The words the prompt asks to have said back: `Say "pong"`, `Reply with the word OK`, `Repeat after me: ...`. */
-function echoed(text: string): string | undefined {
-  const quoted = ECHO_QUOTED.exec(text);
+function echoed(text: string, lower: string): string | undefined {
+  const quoted = /["“'`]/.test(text) ? ECHO_QUOTED.exec(text) : null;
   if (quoted) return (quoted[1] ?? quoted[2] ?? quoted[3] ?? quoted[4])!;
-  return ECHO_WORD.exec(text)?.[1] ?? ECHO_AFTER_COLON.exec(text)?.[1]?.replace(/^["“'`]|["”'`]$/g, '');
+  const word = lower.includes('word') ? ECHO_WORD.exec(text)?.[1] : undefined;
+  if (word !== undefined) return word;
+  if (!lower.includes('repeat') && !lower.includes('echo')) return undefined;
+  return ECHO_AFTER_COLON.exec(text)?.[1]?.replace(/^["“'`]|["”'`]$/g, '');
 }
 
 const ONLY = /\b(?:only|just the|alone|nothing else|one word|single word|no (?:other|extra) (?:text|words))\b/i;
 
 /** A capital or a sum the question asks for: bare when it asks for the answer only. */
-function fact(ctx: PromptContext): string | undefined {
-  const sum = arithmeticAsked(ctx.question);
+function fact(ctx: PromptContext, lower: string): string | undefined {
+  const sum = /\d/.test(ctx.question) ? arithmeticAsked(ctx.question) : undefined;
   if (sum !== undefined) return sum;
-  const capital = capitalAsked(ctx.question);
+  const capital = lower.includes('capital') ? capitalAsked(ctx.question) : undefined;
   if (!capital) return undefined;
   return ONLY.test(`${ctx.question}\n${ctx.instructions}`) ? capital.capital : `The capital of ${capital.country} is ${capital.capital}.`;
 }
@@ -37,17 +43,21 @@ const OPTIONS_INTRO = /(?:\bas|\beither|\bbetween|\bone of|\bchoose|\bpick|\bsel
 
 /** The options a prompt lists for its answer: "as positive, negative or neutral", "one word: billing, shipping or platform", "(yes/no)". */
 export function listedOptions(text: string): string[] | undefined {
-  for (const m of text.matchAll(OPTION_LIST)) {
-    if (!OPTIONS_INTRO.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
-    const options = m[1]!.split(/\s*(?:,|\/|\||\bor\b)\s*/).map((o) => o.trim()).filter(Boolean);
-    if (options.length >= 2 && options.length <= 8) return options;
+  // A list sits within one clause; only clauses with an "or" or a slash can hold one.
+  for (const clause of text.split(/[.!?;\n]+/)) {
+    if (!/\sor\s|[/|]/i.test(clause)) continue;
+    for (const m of clause.matchAll(OPTION_LIST)) {
+      if (!OPTIONS_INTRO.test(clause.slice(Math.max(0, m.index - 40), m.index))) continue;
+      const options = m[1]!.split(/\s*(?:,|\/|\||\bor\b)\s*/).map((o) => o.trim()).filter(Boolean);
+      if (options.length >= 2 && options.length <= 8) return options;
+    }
   }
   return undefined;
 }
 
 /** One of the listed options: the one the subject points to (`pickOption`), else the first. */
 function choice(ctx: PromptContext): string | undefined {
-  const options = listedOptions(ctx.question) ?? listedOptions(ctx.instructions);
+  const options = listedOptions(ctx.question) ?? (ctx.instructions ? listedOptions(ctx.instructions) : undefined);
   return options && (pickOption(options, ctx.subject) ?? options[0]);
 }
 
@@ -56,7 +66,8 @@ const SUMMARISE = /\b(?:summari[sz]e|sum up|tl;?dr|(?:give|write)\s+(?:me\s+)?a\
 const APOLOGY = /\b(?:apologi[sz]e|say sorry|(?:write|draft)\s+an?\s+apology)\b(?:\s+to\s+[\p{L}\s]+?)?\s+for\s+(.+?)(?:[.!?](?:\s|$)|$)/iu;
 
 /** An apology for what the prompt names: "We are sorry for the late delivery of order 1043." */
-function apology(text: string): string | undefined {
+function apology(text: string, lower: string): string | undefined {
+  if (!lower.includes('apolog') && !lower.includes('sorry')) return undefined;
   const what = APOLOGY.exec(text)?.[1];
   return what ? `We are sorry for ${what.replace(/^(?:my|our)\b/i, 'your').trim()}.` : undefined;
 }
@@ -75,7 +86,8 @@ function imperative(task: string): string {
 }
 
 /** The numbered steps of a how-to: open the settings, do the task, then sign in again (for an account task) or check it. */
-function steps(text: string): string | undefined {
+function steps(text: string, lower: string): string | undefined {
+  if (!lower.includes('step')) return undefined;
   const sentence = text.split(/(?<=[.!?])\s+/).find((s) => STEPS.test(s));
   if (!sentence) return undefined;
   const n = Math.min(10, countOf(STEPS.exec(sentence)![1]!) ?? 3);
@@ -96,12 +108,13 @@ function steps(text: string): string | undefined {
  * how-to. The rules read shapes and cue words (see lexicon.ts), not meaning, and never a case by name.
  */
 export function instructedText(ctx: PromptContext): string | undefined {
-  const echo = echoed(ctx.question) ?? echoed(ctx.instructions);
+  const question = ctx.lower.question;
+  const echo = echoed(ctx.question, question) ?? (ctx.instructions ? echoed(ctx.instructions, ctx.lower.instructions) : undefined);
   if (echo !== undefined) return echo;
-  const known = fact(ctx);
+  const known = fact(ctx, question);
   if (known !== undefined) return known;
   const chosen = choice(ctx);
   if (chosen !== undefined) return chosen;
-  if (SUMMARISE.test(ctx.question)) return summarySentence(ctx);
-  return apology(ctx.question) ?? steps(ctx.question);
+  if ((question.includes('summ') || question.includes('tl')) && SUMMARISE.test(ctx.question)) return summarySentence(ctx);
+  return apology(ctx.question, question) ?? steps(ctx.question, question);
 }

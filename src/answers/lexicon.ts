@@ -50,12 +50,13 @@ const FIELD_LABELS: Readonly<Record<string, readonly string[]>> = {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Each group's cues as one pattern, compiled once. */
+const CUE_PATTERNS = new Map(GROUPS.map((g) => [g, new RegExp(`(?<![\\p{L}\\p{N}])(?:${g.cues.map(escape).join('|')})`, 'giu')]));
+
 /** How many times the cues of `label`'s group occur in `text`; 0 for a label in no group. */
 export function cueCount(label: string, text: string): number {
   const group = GROUPS.find((g) => g.labels.includes(label.toLowerCase()));
-  let n = 0;
-  for (const cue of group?.cues ?? []) n += (text.match(new RegExp(`(?<![\\p{L}\\p{N}])${escape(cue)}`, 'giu')) ?? []).length;
-  return n;
+  return group ? (text.match(CUE_PATTERNS.get(group)!) ?? []).length : 0;
 }
 
 /** The labels a field named `key` (a word of it, say `priority` of `ticketPriority`) usually takes; undefined for none. */

@@ -2,18 +2,20 @@ import { messageText } from '../message-text.js';
 import type { Message } from '../types.js';
 import { extractEntities, type Entities } from './entities.js';
 
-/** What a request's prompt says, read once for every rule that answers it. */
+/** What a request's prompt says, read once for every rule that answers it (what costs a scan, only when a rule asks). */
 export interface PromptContext {
   /** The system and developer turns' text, joined by newlines. */
-  instructions: string;
+  readonly instructions: string;
   /** The last user turn's text ('' when there is none). */
-  question: string;
+  readonly question: string;
   /** What the answer is about: the passages the question quotes, or else the question itself. */
-  subject: string;
+  readonly subject: string;
   /** The passages the question quotes, in order. */
-  quoted: string[];
+  readonly quoted: string[];
   /** Entities of the question, then of the instructions. */
-  entities: Entities;
+  readonly entities: Entities;
+  /** The question and the instructions in lower case, for the rules' quick substring checks. */
+  readonly lower: { readonly question: string; readonly instructions: string };
 }
 
 // A single quote opens after a space or a colon and closes before punctuation or the end, so an
@@ -22,14 +24,47 @@ const QUOTED = /"([^"\n]{2,})"|“([^”\n]{2,})”|(?<=^|[\s:(])'((?:[^'\n]|'(?
 
 /** The passages a text quotes, in order: `"..."`, `“...”` and `'...'`. */
 export function quotedPassages(text: string): string[] {
+  if (!/["“']/.test(text)) return [];
   return [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? m[3]!).trim()).filter(Boolean);
 }
 
-/** The prompt of a conversation as the answer rules read it: instructions, the last question, its subject and entities. */
+/** The lazily read parts of a prompt (a class: its getters live on the prototype, which keeps the object cheap). */
+class LazyPrompt implements PromptContext {
+  private quotedCache: string[] | undefined;
+  private entitiesCache: Entities | undefined;
+  private lowerCache: PromptContext['lower'] | undefined;
+
+  constructor(readonly instructions: string, readonly question: string) {}
+
+  get quoted(): string[] {
+    return (this.quotedCache ??= quotedPassages(this.question));
+  }
+
+  get subject(): string {
+    return this.quoted.length > 0 ? this.quoted.join(' ') : this.question;
+  }
+
+  get entities(): Entities {
+    return (this.entitiesCache ??= extractEntities(`${this.question}\n${this.instructions}`));
+  }
+
+  get lower(): PromptContext['lower'] {
+    return (this.lowerCache ??= { question: this.question.toLowerCase(), instructions: this.instructions.toLowerCase() });
+  }
+}
+
+/**
+ * The prompt of a conversation as the answer rules read it: instructions, the last question, its
+ * subject and entities. The quoted passages and the entities are found on first use: most answers
+ * need neither, and both scan the whole prompt.
+ */
 export function promptContext(messages: readonly Message[]): PromptContext {
-  const instructions = messages.filter((m) => m.role === 'system' || m.role === 'developer').map(messageText).join('\n');
-  const user = [...messages].reverse().find((m) => m.role === 'user');
-  const question = user ? messageText(user) : '';
-  const quoted = quotedPassages(question);
-  return { instructions, question, subject: quoted.length > 0 ? quoted.join(' ') : question, quoted, entities: extractEntities(`${question}\n${instructions}`) };
+  let instructions = '';
+  let question: string | undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'system' || m.role === 'developer') instructions = instructions ? `${messageText(m)}\n${instructions}` : messageText(m);
+    else if (m.role === 'user' && question === undefined) question = messageText(m);
+  }
+  return new LazyPrompt(instructions, question ?? '');
 }

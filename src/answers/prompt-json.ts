@@ -8,7 +8,9 @@ const FORBIDS = /\b(?:no|not|never|without|don't)\s+(?:[\w-]+\s+){0,3}?json\b/i;
 
 /** True when the prompt (its instructions or its last question) asks for the answer as JSON and does not forbid it. */
 export function asksForJson(ctx: PromptContext): boolean {
-  return [ctx.instructions, ctx.question].some((text) => ASKS.test(text) && !FORBIDS.test(text));
+  const { lower } = ctx;
+  return (lower.instructions.includes('json') && ASKS.test(ctx.instructions) && !FORBIDS.test(ctx.instructions))
+    || (lower.question.includes('json') && ASKS.test(ctx.question) && !FORBIDS.test(ctx.question));
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
