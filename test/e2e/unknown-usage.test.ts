@@ -6,6 +6,7 @@ import type { CallEvent } from '../../src/observe/events.js';
 import { startHarness } from '../gateway/gateway-harness.js';
 import { silentLogger } from '../eval/helpers.js';
 import { OPENAI_PATH, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
+import { messageItem, responseObject, responsesTextSse, RESPONSES_PATH } from '../../providers/test-support/responses-wire.js';
 import { openaiSse } from '../support/sse.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { VirtualClock } from '../support/virtual-clock.js';
@@ -66,6 +67,21 @@ describe('usage a provider did not report', () => {
     up.script(OPENAI_PATH, { status: 200, headers: openaiSuccessHeaders, body: completionWithoutUsage }, { status: 200, headers: openaiSuccessHeaders, body: openaiCompletion() });
     expect((await r.chat(ask())).usage).toBeUndefined();
     expect((await r.chat(ask())).usage).toEqual({ inputTokens: 19, outputTokens: 10 });
+  });
+
+  it('the Responses API the same: a response with usage null leaves the usage unknown, streamed or not', async () => {
+    const { router: r } = router({
+      providers: { openai: { type: 'openai', api: 'responses', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1`, timeoutMs: 60_000 } },
+      chains: { default: ['openai:gpt-5.4'] },
+    });
+    up.script(RESPONSES_PATH,
+      { status: 200, headers: openaiSuccessHeaders, body: responseObject([messageItem('Hello there')], { usage: null }) },
+      { status: 200, headers: openaiSuccessHeaders, sse: responsesTextSse(['Hello', ' there'], null as never) });
+    const chat = await r.chat(ask());
+    expect([chat.text, chat.usage]).toEqual(['Hello there', undefined]);
+    const end = await lastEvent(r.stream(ask()));
+    expect(end).toMatchObject({ type: 'done', result: { text: 'Hello there' } });
+    expect((end as Extract<StreamEvent, { type: 'done' }>).result.usage).toBeUndefined();
   });
 
   it('keeps the whole OTPM reservation of a stream whose usage is unknown, where a reported usage gives the unused part back', async () => {

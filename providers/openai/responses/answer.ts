@@ -9,12 +9,16 @@ interface Where {
   model: string;
 }
 
-/** Responses usage, normalised: `input_tokens` already counts cached ones; details only when above zero. */
-export function responsesUsage(usage: OpenAI.Responses.ResponseUsage | null | undefined): Usage {
-  const out: Usage = { inputTokens: usage?.input_tokens ?? 0, outputTokens: usage?.output_tokens ?? 0 };
-  const cached = usage?.input_tokens_details?.cached_tokens;
-  const written = usage?.input_tokens_details?.cache_write_tokens;
-  const reasoning = usage?.output_tokens_details?.reasoning_tokens;
+/**
+ * Responses usage, normalised: `input_tokens` already counts cached ones; details only when above
+ * zero. Undefined when the response has no usage or one without both counts: unknown, never 0.
+ */
+export function responsesUsage(usage: OpenAI.Responses.ResponseUsage | null | undefined): Usage | undefined {
+  if (typeof usage?.input_tokens !== 'number' || typeof usage.output_tokens !== 'number') return undefined;
+  const out: Usage = { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens };
+  const cached = usage.input_tokens_details?.cached_tokens;
+  const written = usage.input_tokens_details?.cache_write_tokens;
+  const reasoning = usage.output_tokens_details?.reasoning_tokens;
   if (cached) out.cachedInputTokens = cached;
   if (written) out.cacheWriteTokens = written;
   if (reasoning) out.reasoningTokens = reasoning;

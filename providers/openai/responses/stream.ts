@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { FinishReason, Usage } from '../../../src/types.js';
+import type { FinishReason } from '../../../src/types.js';
 import { sdkRequestOptions } from '../../shared/request-options.js';
 import { truncatedStream } from '../../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderStreamEvent } from '../../types.js';
@@ -94,9 +94,9 @@ export async function* streamResponses(ctx: ResponsesContext, request: ProviderR
           const done = event.response;
           const output = Array.isArray(done.output) && done.output.length > 0 ? done.output : items.filter(Boolean);
           const finishReason: FinishReason = responsesFinishReason(done.status, done.incomplete_details, { toolCalls: calls.size > 0, refusal: refused });
-          const usage: Usage = responsesUsage(done.usage);
+          const usage = responsesUsage(done.usage);
           const providerParts = reasoningParts(output);
-          yield { type: 'finish', finishReason, usage, model: done.model ?? model, ...(providerParts ? { providerParts } : {}) };
+          yield { type: 'finish', finishReason, ...(usage ? { usage } : {}), model: done.model ?? model, ...(providerParts ? { providerParts } : {}) };
           return;
         }
         default:
