@@ -55,7 +55,9 @@ async function setup(sim: Omit<SimProviderOptions, 'type'>, limits: Record<strin
   return { clock, router, stats, asked, run };
 }
 
-const prompt = (i: number, chars: number) => `Question ${i}: ${'summarise the quarterly sales report '.repeat(Math.ceil(chars / 37)).slice(0, chars)}`;
+// No instruction the simulator follows (it would summarise a "summarise ..." prompt in one short
+// sentence): its answers keep the plain answer's length these tests count on.
+const prompt = (i: number, chars: number) => `Question ${i}: ${'figure of the quarterly sales report '.repeat(Math.ceil(chars / 37)).slice(0, chars)}`;
 
 describe('Anthropic input and output token limits', () => {
   it('reserves maxTokens against OTPM and gives back what was not written, so an output-heavy load fills OTPM without a 429', async () => {
