@@ -88,10 +88,11 @@ export async function* streamGemini(ctx: GeminiStreamContext, request: ProviderR
     if (reason === 'MALFORMED_FUNCTION_CALL') throw malformedFunctionCall(finishMessage, where);
     const finishReason: FinishReason = geminiFinishReason(reason, calls.length > 0);
     const providerParts = replayParts(parts);
+    const usage = geminiUsage(last?.usageMetadata);
     yield {
       type: 'finish',
       finishReason,
-      usage: geminiUsage(last?.usageMetadata),
+      ...(usage ? { usage } : {}),
       ...(last?.modelVersion ? { model: last.modelVersion } : {}),
       ...(providerParts ? { providerParts } : {}),
     };

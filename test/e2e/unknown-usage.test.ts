@@ -6,6 +6,10 @@ import type { CallEvent } from '../../src/observe/events.js';
 import { startHarness } from '../gateway/gateway-harness.js';
 import { silentLogger } from '../eval/helpers.js';
 import { OPENAI_PATH, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
+import { anthropicUsage } from '../../providers/anthropic/usage.js';
+import { geminiUsage } from '../../providers/gemini/usage.js';
+import { responsesUsage } from '../../providers/openai/responses/answer.js';
+import { openAIUsage } from '../../providers/openai/usage.js';
 import { messageItem, responseObject, responsesTextSse, RESPONSES_PATH } from '../../providers/test-support/responses-wire.js';
 import { openaiSse } from '../support/sse.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
@@ -46,6 +50,18 @@ async function lastEvent(events: AsyncIterable<StreamEvent>): Promise<StreamEven
 }
 
 describe('usage a provider did not report', () => {
+  it.each([
+    ['OpenAI Chat Completions', openAIUsage, { prompt_tokens: 17, completion_tokens: 10 }, { prompt_tokens: 17 }],
+    ['OpenAI Responses', responsesUsage, { input_tokens: 17, output_tokens: 10 }, { output_tokens: 10 }],
+    ['Anthropic', anthropicUsage, { input_tokens: 17, output_tokens: 10 }, { input_tokens: 17 }],
+    ['Gemini', geminiUsage, { promptTokenCount: 17, candidatesTokenCount: 10 }, { candidatesTokenCount: 10 }],
+  ] as Array<[string, (u: never) => unknown, object, object]>)('every adapter reads a missing or partial %s usage as unknown, never as 0', (_api, read, full, partial) => {
+    expect(read(full as never)).toEqual({ inputTokens: 17, outputTokens: 10 });
+    expect(read(undefined as never)).toBeUndefined();
+    expect(read(null as never)).toBeUndefined();
+    expect(read(partial as never)).toBeUndefined();
+  });
+
   it.each([
     ['sent no usage chunk', { sse: NO_USAGE }],
     ['was cut after its finish_reason, before the usage chunk', { sse: SSE, cutAfter: SSE.length - 2 }],
