@@ -3,7 +3,6 @@ import { DEFAULTS } from '../config/defaults.js';
 import { RouterError } from '../errors.js';
 import { andThen, type MaybePromise } from '../maybe-promise.js';
 import type { Logger } from '../observe/logger.js';
-import type { RateLimitSnapshot } from '../types.js';
 import { hasBreakerState, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import { MemoryStore } from './memory-store.js';
 import type { Block, BudgetGrant, BudgetRequest, BudgetSettlement, IdempotencyState, StateStore } from './state-store.js';
@@ -106,16 +105,6 @@ export class FallbackStore implements StateStore, BreakerStateStore {
     if (this.localLeases.delete(leaseKey(key, leaseId))) return this.local.settleBudget(key, leaseId, settlement, nowMs);
     // Missed while the store is down: its slot is freed when the store is back; the charge and the report are dropped.
     return this.write(() => this.primary.settleBudget(key, leaseId, settlement, nowMs), { kind: 'release', key, leaseId, sent: true });
-  }
-
-  chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): MaybePromise<void> {
-    if (!this.health.up) return this.local.chargeTokens(key, leaseId, tokens, nowMs);
-    return this.write(() => this.primary.chargeTokens(key, leaseId, tokens, nowMs));
-  }
-
-  observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): MaybePromise<void> {
-    if (!this.health.up) return this.local.observeHeadroom(key, snapshot, nowMs);
-    return this.write(() => this.primary.observeHeadroom(key, snapshot, nowMs));
   }
 
   /** A cached answer from the shared store while it answers in time; a miss while it is down (the call goes to the provider). */

@@ -155,26 +155,6 @@ export class MemoryBudgets {
     else for (let d = 0; d < DIMENSIONS; d++) if (win.paces[d]?.configured && !reportOf(snapshot, d)) regrowBurst(win.paces[d]!);
   }
 
-  charge(key: string, leaseId: string, tokens: number, nowMs: number): void {
-    const w = this.windows.get(key);
-    if (!w || tokens <= 0) return;
-    w.add(chargeEntry(leaseId, tokens, 0, 0, nowMs));
-  }
-
-  observe(key: string, snapshot: RateLimitSnapshot, nowMs: number): void {
-    let w = this.windows.get(key);
-    if (!w) this.windows.set(key, (w = new Window()));
-    for (let d = 0; d < DIMENSIONS; d++) {
-      const report = reportOf(snapshot, d);
-      if (!report) continue;
-      let p = w.paces[d];
-      if (!p || !p.active(nowMs)) w.paces[d] = p = reportedPace(nowMs);
-      if (!p.configured) refreshReported(p, report, nowMs);
-      learnBurst(p, report, w.windowMs, false);
-      syncPace(p, report, undefined, Number.NaN, 0, nowMs);
-    }
-  }
-
   /**
    * Usage against the reservation: what the estimate missed is charged from now on; what the
    * provider did not charge is given back from the lease's own entry. A pace hears of it only when

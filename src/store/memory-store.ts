@@ -1,5 +1,4 @@
 import { DEFAULTS } from '../config/defaults.js';
-import type { RateLimitSnapshot } from '../types.js';
 import { BREAKER_RECORD_TTL_MS, CLOSED, closeTransition, openTransition, probeTransition, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import { MemoryBudgets } from './memory-budgets.js';
 import type { Block, BudgetGrant, BudgetRequest, BudgetSettlement, IdempotencyState, StateStore } from './state-store.js';
@@ -53,14 +52,6 @@ export class MemoryStore implements StateStore, BreakerStateStore {
     // Its slot is freed as any sent request's (the request stays counted), in the same lookup.
     const lease = this.budgets.windows.get(key)?.endLease(leaseId, nowMs);
     this.budgets.settle(key, leaseId, lease, settlement, nowMs);
-  }
-
-  chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): void {
-    this.budgets.charge(key, leaseId, tokens, nowMs);
-  }
-
-  observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): void {
-    this.budgets.observe(key, snapshot, nowMs);
   }
 
   claimIdempotency(key: string, fingerprint: string, pendingTtlMs: number, nowMs: number): IdempotencyState {

@@ -121,8 +121,8 @@ export interface Report {
  * then it refilled at the rate and has been (or will be) charged what was admitted after it. So the
  * level is `remaining + rate × (now - then) - (taken - mark)`, at most the burst. A lease admitted
  * before the pace existed (`mark` NaN) counts `inflightAfter` instead, what the leases admitted
- * after it still hold. Without a lease (`observeHeadroom`) the report is as of now, everything
- * counted. Reports older than the last one applied do not move it.
+ * after it still hold. Without a lease (settled after its TTL ran out) the report is as of now,
+ * everything counted. Reports older than the last one applied do not move it.
  */
 export function syncPace(pace: Pace, report: Report, sentAt: number | undefined, mark: number, inflightAfter: number, nowMs: number): void {
   if (sentAt !== undefined && sentAt < pace.syncedAt) return;

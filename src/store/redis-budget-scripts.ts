@@ -69,7 +69,7 @@ local function readReports(at)
   return out
 end
 
--- Re-anchors every reported window (MemoryStore.settleBudget / observeHeadroom).
+-- Re-anchors every reported window (MemoryBudgets.settle).
 local function applyReports(paces, reports, lease, inf, win, rateLimited, now)
   for d = 1, 4 do
     local r = reports[d]
@@ -222,37 +222,5 @@ for d = 1, 4 do
   end
 end
 savePaces(meta, paces, wasLoaded(paces))
-return 1
-`);
-
-/** KEYS tok, amt, meta; ARGV leaseId, tokens, now, default windowMs. */
-export const CHARGE = luaScript(PACE_LUA + TRIM + `
-local tok, amt, meta = KEYS[1], KEYS[2], KEYS[3]
-if redis.call('EXISTS', meta) == 0 then return 0 end
-local tokens, now = tonumber(ARGV[2]), tonumber(ARGV[3])
-local win = tonumber(redis.call('HGET', meta, 'win')) or tonumber(ARGV[4])
-local entry = 'c:' .. redis.call('HINCRBY', meta, 'seq', 1) .. ':' .. ARGV[1]
-local sums = readSums(meta, tok)
-redis.call('ZADD', tok, num(now), entry)
-redis.call('HSET', amt, entry, num(tokens))
-writeSums(meta, {sums[1] + tokens, sums[2], sums[3]})
-keep(tok, win)
-keep(amt, win)
-keep(meta, win)
-return 1
-`);
-
-/** KEYS meta; ARGV now, default windowMs, then remaining, resetMs, limit for each window ('' = not reported). */
-export const OBSERVE = luaScript(PACE_LUA + REPORTS + `
-local meta, now = KEYS[1], tonumber(ARGV[1])
-local win = tonumber(redis.call('HGET', meta, 'win')) or tonumber(ARGV[2])
-local reports = readReports(3)
-local paces = loadPaces(meta)
-local loaded = wasLoaded(paces)
-applyReports(paces, reports, nil, nil, win, false, now)
-savePaces(meta, paces, loaded)
-local life = 0
-for d = 1, 4 do if reports[d] then life = math.max(life, reports[d].reset) end end
-keep(meta, life)
 return 1
 `);

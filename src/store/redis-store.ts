@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../config/defaults.js';
 import type { RateLimitSnapshot } from '../types.js';
 import { BREAKER_RECORD_TTL_MS, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
-import { ACQUIRE, CHARGE, OBSERVE, RELEASE } from './redis-budget-scripts.js';
+import { ACQUIRE, RELEASE } from './redis-budget-scripts.js';
 import { SETTLE } from './redis-settle-script.js';
 import { describeClient, openRedisClient, parseRedisUrl, storeError, type RedisEndpoint } from './redis-connection.js';
 import { CLOSE_BREAKER, OPEN_BREAKER, READ_BREAKER, TAKE_PROBE } from './redis-breaker-scripts.js';
@@ -103,18 +103,6 @@ export class RedisStore implements StateStore, BreakerStateStore {
       nowMs, leaseId, opt(charge?.tokens), opt(charge?.inputTokens), opt(charge?.outputTokens), settlement.rateLimited ? '1' : '0',
       DEFAULTS.limits.windowMs, ...reportArgs(settlement.snapshot),
     ]);
-  }
-
-  async chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): Promise<void> {
-    if (tokens <= 0) return;
-    const [, tok, amt, , meta] = this.budgetKeys(key);
-    await this.run(CHARGE, [tok!, amt!, meta!], [leaseId, tokens, nowMs, DEFAULTS.limits.windowMs]);
-  }
-
-  async observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): Promise<void> {
-    const args = reportArgs(snapshot);
-    if (args.every((a) => a === '')) return;
-    await this.run(OBSERVE, [this.budgetKeys(key)[4]!], [nowMs, DEFAULTS.limits.windowMs, ...args]);
   }
 
   /** The response cache's answer for `key`, shared by every process on this Redis and prefix. */

@@ -117,15 +117,6 @@ export interface StateStore {
    * and learns the bucket's size from them and from a 429 the budget did not foresee.
    */
   settleBudget(key: string, leaseId: string, settlement: BudgetSettlement, nowMs: number): MaybePromise<void>;
-  /** Charges tokens the estimate missed (the provider reported more usage than was reserved). */
-  chargeTokens(key: string, leaseId: string, tokens: number, nowMs: number): MaybePromise<void>;
-  /**
-   * Records the headroom a provider reported (as of now, everything in flight counted), so the
-   * budget never admits more than it has left. With the limit reported too, room refills at the
-   * limit's rate up to the provider's bucket (what is left plus what refills before the reset);
-   * without it, nothing is assumed back before the reset.
-   */
-  observeHeadroom(key: string, snapshot: RateLimitSnapshot, nowMs: number): MaybePromise<void>;
 
   /**
    * A shared store may keep the response cache too (Redis, with a TTL), so every process shares it.

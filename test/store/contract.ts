@@ -82,27 +82,42 @@ export function storeContract(name: string, makeStore: () => Promise<StateStore>
       await close(store);
     });
 
-    it('charges tokens an estimate missed against the window', async () => {
+    it('charges the tokens an estimate missed, as settled, against the window from then on', async () => {
       const store = await makeStore();
       const k = key();
       const limits = { tpm: 1000 };
       const a = await take(store, k, limits, T0, 100);
-      await store.chargeTokens(k, a.leaseId, 850, T0 + 5);
+      await store.settleBudget(k, a.leaseId, { charge: { tokens: 850 } }, T0 + 5);
       expect(await take(store, k, limits, T0 + 10, 100)).toMatchObject({ ok: false, reason: 'tpm' });
       expect((await take(store, k, limits, T0 + 10, 50)).ok).toBe(true);
+      // The reservation leaves the window with its request, the charge 5 ms later.
+      expect(await take(store, k, limits, T0 + 60_001, 101)).toMatchObject({ ok: false, reason: 'tpm', retryInMs: 4 });
       await close(store);
     });
 
     it('never admits more than the provider said it has left, until its reset', async () => {
       const store = await makeStore();
       const k = key();
-      await store.observeHeadroom(k, { requests: { remaining: 2, resetMs: 5000 }, tokens: { remaining: 9000, resetMs: 5000 } }, T0);
+      const a = await take(store, k, {}, T0);
+      await store.settleBudget(k, a.leaseId, { snapshot: { requests: { remaining: 2, resetMs: 5000 }, tokens: { remaining: 9000, resetMs: 5000 } } }, T0);
       expect((await take(store, k, {}, T0 + 1)).ok).toBe(true);
       expect((await take(store, k, {}, T0 + 2)).ok).toBe(true);
       expect(await take(store, k, {}, T0 + 3)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 4997 });
-      expect((await take(store, k, {}, T0 + 5000)).ok).toBe(true);
-      await store.observeHeadroom(k, { tokens: { remaining: 50, resetMs: 1000 } }, T0 + 6000);
+      const b = await take(store, k, {}, T0 + 5000);
+      expect(b.ok).toBe(true);
+      await store.settleBudget(k, b.leaseId, { snapshot: { tokens: { remaining: 50, resetMs: 1000 } } }, T0 + 6000);
       expect(await take(store, k, {}, T0 + 6001, 60)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 999 });
+      await close(store);
+    });
+
+    it('takes the report of a lease settled after its TTL as of the moment it arrives', async () => {
+      const store = await makeStore();
+      const k = key();
+      const a = await take(store, k, {}, T0);
+      // The lease expired (30 s) before its answer came: nothing tells when the request reached the provider.
+      await store.settleBudget(k, a.leaseId, { snapshot: { requests: { remaining: 1, resetMs: 10_000 } } }, T0 + 40_000);
+      expect((await take(store, k, {}, T0 + 40_000)).ok).toBe(true);
+      expect(await take(store, k, {}, T0 + 40_001)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 9_999 });
       await close(store);
     });
 
@@ -110,13 +125,15 @@ export function storeContract(name: string, makeStore: () => Promise<StateStore>
       const store = await makeStore();
       const k = key();
       // 60 requests a minute, 0 left, full again in 60 s: one request comes back every second.
-      await store.observeHeadroom(k, { requests: { limit: 60, remaining: 0, resetMs: 60_000 } }, T0);
+      const a = await take(store, k, {}, T0);
+      await store.settleBudget(k, a.leaseId, { snapshot: { requests: { limit: 60, remaining: 0, resetMs: 60_000 } } }, T0);
       expect(await take(store, k, {}, T0 + 1)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 999 });
       expect((await take(store, k, {}, T0 + 1000)).ok).toBe(true);
       expect(await take(store, k, {}, T0 + 1500)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 500 });
       expect((await take(store, k, {}, T0 + 2000)).ok).toBe(true);
       // Tokens the same way: 1000 a minute, 100 left; 300 fit after 12 s.
-      await store.observeHeadroom(k, { tokens: { limit: 1000, remaining: 100, resetMs: 54_000 } }, T0 + 10_000);
+      const b = await take(store, k, {}, T0 + 10_000, 0);
+      await store.settleBudget(k, b.leaseId, { snapshot: { tokens: { limit: 1000, remaining: 100, resetMs: 54_000 } } }, T0 + 10_000);
       expect(await take(store, k, {}, T0 + 10_000, 300)).toMatchObject({ ok: false, reason: 'provider', retryInMs: 12_000 });
       expect((await take(store, k, {}, T0 + 22_000, 300)).ok).toBe(true);
       await close(store);

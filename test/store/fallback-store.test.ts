@@ -116,8 +116,7 @@ describe('FallbackStore: a breaker on the shared store', () => {
     for (const decision of decisions) await expect(Promise.resolve().then(decision)).rejects.toMatchObject({ kind: 'transport' });
     expect(control.calls).toBe(asked);
     await store.releaseBudget('openai', 'lease-x', true, clock.now());
-    await store.chargeTokens('openai', 'lease-x', 50, clock.now());
-    await store.observeHeadroom('openai', { requests: { remaining: 1, resetMs: 1000 } }, clock.now());
+    await store.settleBudget('openai', 'lease-x', { charge: { tokens: 50 }, snapshot: { requests: { remaining: 1, resetMs: 1000 } } }, clock.now());
     await store.setBlock('target:openai:m', { reason: 'cooling', untilMs: clock.now() + 5000 }, clock.now());
     await store.completeIdempotency('k', 'fp', '"answer"', 60_000, clock.now());
     await store.abandonIdempotency('k2');

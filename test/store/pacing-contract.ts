@@ -126,7 +126,8 @@ export function pacingContract(name: string, makeStore: () => Promise<StateStore
     it('counts the requests admitted after one when its answer reports what the provider has left', async () => {
       const store = await makeStore();
       const k = key();
-      await store.observeHeadroom(k, { requests: { remaining: 10, resetMs: 60_000 } }, T0);
+      const [first] = await burst(store, k, {}, T0, 1);
+      await settle(store, k, first!.leaseId, { snapshot: { requests: { remaining: 10, resetMs: 60_000 } } }, T0);
       const out = await burst(store, k, {}, T0);
       expect(out).toHaveLength(10);
       // The first answer says 9 left: as of that request, before the other nine reached the provider.

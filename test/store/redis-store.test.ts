@@ -94,8 +94,9 @@ function randomStep(pick: (n: number) => number, now: number, leases: Array<{ ke
   const run = async (store: StateStore): Promise<unknown> => {
     if (op! <= 3) return store.acquireBudget(request, now);
     if (op === 4 && lease) return store.releaseBudget(lease.key, lease.id, flag === 0, now);
-    if (op === 5 && lease) return store.chargeTokens(lease.key, lease.id, amount! - 20, now);
-    if (op === 6) return store.observeHeadroom(budget.key, shape! > 11 ? report : headroom, now);
+    if (op === 5 && lease) return store.settleBudget(lease.key, lease.id, { charge: { tokens: amount! - 20 } }, now);
+    // A lease unknown to the store (settled after its TTL ran out): its report is as of now.
+    if (op === 6) return store.settleBudget(budget.key, `gone-${step}`, { snapshot: shape! > 11 ? report : headroom }, now);
     if (op === 7) {
       await store.setBlock(block, { reason: 'cooling', untilMs: now + until! * 250 - 500 }, now);
       return store.getBlock(block, now);
@@ -133,7 +134,7 @@ describe('RedisStore', () => {
     const answers = async (store: StateStore) => {
       const take = (key: string, limits: BudgetLimits, at: number, leaseTtlMs = 1000) =>
         store.acquireBudget({ key, limits, tokens: 1, leaseId: randomUUID(), leaseTtlMs }, at);
-      await store.observeHeadroom('headroom', { requests: { remaining: 0, resetMs: 500 } }, T0);
+      await store.settleBudget('headroom', 'gone', { snapshot: { requests: { remaining: 0, resetMs: 500 } } }, T0);
       return [
         await take('window', { rpm: 1, windowMs: 1000 }, T0), await take('window', { rpm: 1, windowMs: 1000 }, T0 + 999),
         await take('window', { rpm: 1, windowMs: 1000 }, T0 + 1000),
@@ -186,10 +187,9 @@ describe('RedisStore', () => {
     const keyPrefix = `expiry-${randomUUID()}:`;
     const store = redisStore(server.url, { keyPrefix });
     const now = Date.now();
-    const lease = randomUUID();
-    await store.acquireBudget({ key: 'openai', limits: { rpm: 5, windowMs: 10_000 }, tokens: 5, leaseId: lease, leaseTtlMs: 20_000 }, now);
-    await store.chargeTokens('openai', lease, 7, now);
-    await store.observeHeadroom('openai', { requests: { remaining: 3, resetMs: 40_000 } }, now);
+    const [settled, held] = [randomUUID(), randomUUID()];
+    for (const leaseId of [settled, held]) await store.acquireBudget({ key: 'openai', limits: { rpm: 5, windowMs: 10_000 }, tokens: 5, leaseId, leaseTtlMs: 20_000 }, now);
+    await store.settleBudget('openai', settled, { charge: { tokens: 7 }, snapshot: { requests: { remaining: 3, resetMs: 40_000 } } }, now);
     await store.setBlock('openai:gpt-4o', { reason: 'cooling', untilMs: now + 30_000 }, now);
     await store.claimIdempotency('job-1', 'fp', 50_000, now);
     await store.openBreaker('openai', 'process-a', now + 30_000, now);
