@@ -19,5 +19,8 @@ export type { Clock, Timer, TimerOptions } from './clock.js';
 export { memoryStore } from './store/memory-store.js';
 export { redisStore } from './store/redis-store.js';
 export type { RedisStoreOptions } from './store/redis-store.js';
-export type { StateStore, Block, BudgetLimits, BudgetRequest, BudgetGrant, BudgetSettlement, TokenDelta, IdempotencyState } from './store/state-store.js';
+export type {
+  StateStore, StoreLifecycle, ConnectionListener, BlockStore, Block, BudgetStore, BudgetLimits, BudgetRequest, BudgetGrant, BudgetDenial,
+  BudgetSettlement, TokenDelta, IdempotencyStore, IdempotencyState, IdempotencyRead, CacheStore, BreakerStateStore, SharedBreakerState,
+} from './store/state-store.js';
 export type { BreakerState } from './policy/circuit-breaker.js';

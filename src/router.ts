@@ -32,6 +32,7 @@ import { withFallback } from './store/fallback-store.js';
 import { memoryStore } from './store/memory-store.js';
 import { redisStore } from './store/redis-store.js';
 import type { StateStore } from './store/state-store.js';
+import { checkStore, roleOf } from './store/store-roles.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
 
 /** Options for `createRouter`; all optional. */
@@ -42,7 +43,7 @@ export interface RouterOptions {
   clock?: Clock;
   /** Source of jitter. @default Math.random */
   random?: () => number;
-  /** Shared state (cooling, parked quota, budgets, idempotency). @default from the config's `store`: memory, or Redis */
+  /** Shared state (cooling, parked quota, budgets; idempotency, cache, breakers as it plays them). @default from the config's `store`: memory, or Redis */
   store?: StateStore;
   /** Where `apiKeyEnv` is read. @default process.env */
   env?: NodeJS.ProcessEnv;
@@ -111,6 +112,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const logger = options.logger ?? createLogger(resolved.log.level);
   const clock = options.clock ?? systemClock;
   const events = new EventHub((event, err) => logger.warn({ event, err: String(err) }, 'event listener threw'));
+  if (options.store !== undefined) checkStore(options.store);
   // A shared store sits behind a breaker of its own: calls go on without it (or fail at once) while it is down.
   const store = withFallback(options.store
     ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore()), {
@@ -121,7 +123,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const breakers = new Breakers(resolved.breaker, clock, (key, state, by) => {
     logger.warn({ breaker: key, state, callId: by?.id }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
     events.emit('breaker', by ? { key, state, callId: by.id, tenant: by.tenant.name, chain: by.chain, operation: by.operation } : { key, state });
-  }, store);
+  }, store.shared ? roleOf(store, 'breakers') : undefined);
   const adapters = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger }));
   const closer = new AbortController();
@@ -142,7 +144,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const tenants = new Tenants(resolved.tenants);
   const pools = new PoolOrder();
   const cache = resolved.cache ? new ResponseCache(cacheBackend(store, resolved.cache.maxEntries), resolved.cache.ttlMs, clock, logger) : undefined;
-  const idempotency = new Idempotency(store, clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);
+  const idempotency = new Idempotency(roleOf(store, 'idempotency'), clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);
   let closed = false;
   let closing: Promise<void> = Promise.resolve();
 

@@ -8,7 +8,7 @@ import type { Admission } from './policy/admission.js';
 import type { StallGuard } from './policy/stall-guard.js';
 import type { TargetRuntime } from './policy/target-runtime.js';
 import type { TenantRuntime } from './policy/tenants.js';
-import type { StateStore } from './store/state-store.js';
+import type { BlockStore } from './store/block-store.js';
 import type { Attempt } from './types.js';
 
 /** What the policies share for the life of a router. */
@@ -17,7 +17,8 @@ export interface Runtime {
   /** Every chain's targets, built once with the router. */
   chains: ReadonlyMap<string, readonly TargetRuntime[]>;
   admission: Admission;
-  store: StateStore;
+  /** The state store's blocks role: cooling targets and parked providers. */
+  store: BlockStore;
   clock: Clock;
   events: EventHub;
   logger: Logger;

@@ -1,6 +1,7 @@
 import type { MaybePromise } from '../maybe-promise.js';
-import { FallbackStore } from '../store/fallback-store.js';
+import type { CacheStore } from '../store/cache-store.js';
 import type { StateStore } from '../store/state-store.js';
+import { roleOf } from '../store/store-roles.js';
 import type { CacheBackend } from './cache-backend.js';
 import { LruCache } from './lru-cache.js';
 
@@ -9,7 +10,7 @@ import { LruCache } from './lru-cache.js';
  * and connection), so every process on that store answers from one cache. Expiry is the store's.
  */
 export class StoreCache implements CacheBackend {
-  constructor(private readonly store: StateStore & Required<Pick<StateStore, 'readCached' | 'writeCached'>>) {}
+  constructor(private readonly store: CacheStore) {}
 
   get(key: string, nowMs: number): MaybePromise<string | undefined> {
     return this.store.readCached(key, nowMs);
@@ -21,13 +22,12 @@ export class StoreCache implements CacheBackend {
 }
 
 /**
- * Where the router's response cache lives: in the state store when it keeps one (the Redis store,
- * reached through its fallback so a dead Redis costs a miss, not a wait), else a bounded LRU in
- * this process.
+ * Where the router's response cache lives: in the state store when it plays the cache role (the
+ * Redis store, reached through its fallback so a dead Redis costs a miss, not a wait), else a
+ * bounded LRU in this process.
  * @example const backend = cacheBackend(store, config.cache.maxEntries);
  */
 export function cacheBackend(store: StateStore, maxEntries: number): CacheBackend {
-  const own = store instanceof FallbackStore ? store.primary : store;
-  if (own.readCached && own.writeCached) return new StoreCache(store as ConstructorParameters<typeof StoreCache>[0]);
-  return new LruCache(maxEntries);
+  const cache = roleOf(store, 'cache');
+  return cache ? new StoreCache(cache) : new LruCache(maxEntries);
 }

@@ -3,7 +3,8 @@ import { setMaxListeners } from 'node:events';
 import type { Clock, Timer } from '../clock.js';
 import { andThen, isPromise, settled, type MaybePromise } from '../maybe-promise.js';
 import type { Call } from '../runtime.js';
-import type { BudgetGrant, BudgetRequest, BudgetSettlement, StateStore } from '../store/state-store.js';
+import type { BudgetGrant, BudgetRequest, BudgetSettlement, BudgetStore } from '../store/budget-store.js';
+import type { StoreLifecycle } from '../store/state-store.js';
 import type { RateLimitSnapshot } from '../types.js';
 import { nextCacheShare, reconcileTokens, reserveTokens, type BilledUsage, type TokenReservation } from '../decide/token-reservation.js';
 import type { TokenEstimate } from './call-kind.js';
@@ -97,7 +98,8 @@ export class Admission {
   private readonly cacheShares = new Map<string, number>();
 
   constructor(
-    private readonly store: StateStore,
+    /** The state store's budgets role, and whether other processes share it (waiters then poll). */
+    private readonly store: BudgetStore & Pick<StoreLifecycle, 'shared'>,
     private readonly clock: Clock,
     private readonly closing?: AbortSignal,
     /** Told of a store failure while settling a lease; the call goes on. */

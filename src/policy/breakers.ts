@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Clock, Timer } from '../clock.js';
 import type { BreakerPolicy } from '../config/index.js';
-import { breakerStateOf } from '../store/fallback-store.js';
-import type { StateStore } from '../store/state-store.js';
+import type { BreakerStateStore } from '../store/breaker-state.js';
 import { AdaptiveThrottle } from './adaptive-throttle.js';
 import { CircuitBreaker, type BreakerCause, type BreakerState } from './circuit-breaker.js';
 import type { SharedBreakerOptions } from './shared-breaker.js';
@@ -29,10 +28,11 @@ export class Breakers {
 
   constructor(
     private readonly policy: BreakerPolicy, private readonly clock: Clock,
-    private readonly onStateChange: (key: string, state: BreakerState, by?: BreakerCause) => void, store?: StateStore,
+    private readonly onStateChange: (key: string, state: BreakerState, by?: BreakerCause) => void,
+    /** The shared store's breaker-state role, if it plays one: followed with `breaker.shared`. */
+    fleet?: BreakerStateStore,
   ) {
-    const shared = policy.shared && store?.shared ? breakerStateOf(store) : undefined;
-    if (shared) this.shared = { store: shared, processId: randomBytes(6).toString('hex') };
+    if (policy.shared && fleet) this.shared = { store: fleet, processId: randomBytes(6).toString('hex') };
     this.rotate.setMaxListeners(0);
     this.bucketMs = Math.max(1, Math.floor(policy.windowMs / 10));
     this.tick();

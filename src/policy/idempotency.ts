@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { RouterError } from '../errors.js';
 import { toJSONSchema } from '../schema-input.js';
-import type { StateStore } from '../store/state-store.js';
+import type { IdempotencyState, IdempotencyStore } from '../store/idempotency-store.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { waitWithin } from '../wait-within.js';
 import { DEFAULT_TENANT } from './tenants.js';
@@ -56,9 +56,15 @@ export class Idempotency {
   private readonly inflight = new Map<string, Flight>();
   private readonly claiming = new Map<string, Promise<void>>();
 
-  constructor(private readonly store: StateStore, private readonly clock: Clock, private readonly ttlMs: number, private readonly pendingTtlMs: number) {}
+  /** `store`: the state store's idempotency role; undefined when it plays none (a call with a key then fails as `config`). */
+  constructor(private readonly store: IdempotencyStore | undefined, private readonly clock: Clock, private readonly ttlMs: number, private readonly pendingTtlMs: number) {}
 
-  async run(key: string, request: ChatRequest, chain: string, execute: () => Promise<ChatResult>): Promise<Replayable> {
+  run(key: string, request: ChatRequest, chain: string, execute: () => Promise<ChatResult>): Promise<Replayable> {
+    if (!this.store) return Promise.reject(new RouterError('config', 'idempotencyKey needs a state store that keeps idempotency records: options.store has no claimIdempotency, completeIdempotency, abandonIdempotency, readIdempotency'));
+    return this.runOn(this.store, key, request, chain, execute);
+  }
+
+  private async runOn(store: IdempotencyStore, key: string, request: ChatRequest, chain: string, execute: () => Promise<ChatResult>): Promise<Replayable> {
     const print = fingerprint(request, chain);
     const storeKey = scopedKey(request.tenant, key);
     const terms: Terms = { signal: request.signal, timeoutMs: request.timeoutMs, deadlineAtMs: request.timeoutMs === undefined ? Infinity : this.clock.now() + request.timeoutMs };
@@ -80,23 +86,23 @@ export class Idempotency {
       this.checkTerms(terms);
       let asked!: () => void;
       this.claiming.set(storeKey, new Promise<void>((resolve) => (asked = resolve)));
-      let claim: Awaited<ReturnType<StateStore['claimIdempotency']>>;
+      let claim: IdempotencyState;
       try {
-        claim = await this.store.claimIdempotency(storeKey, print, this.pendingTtlMs, this.clock.now());
+        claim = await store.claimIdempotency(storeKey, print, this.pendingTtlMs, this.clock.now());
       } finally {
         this.claiming.delete(storeKey);
         asked();
       }
       if (claim.state === 'mismatch') throw mismatch(key);
       if (claim.state === 'done') return { ...(JSON.parse(claim.value) as ChatResult), replayed: true };
-      if (claim.state === 'claimed') return this.lead(storeKey, print, execute);
-      const settled = await this.awaitOther(storeKey, key, print, terms);
+      if (claim.state === 'claimed') return this.lead(store, storeKey, print, execute);
+      const settled = await this.awaitOther(store, storeKey, key, print, terms);
       if (settled) return settled;
       // The other caller gave up (its claim was dropped or outlived pendingTtlMs), or a leader started here: go round.
     }
   }
 
-  private async lead(storeKey: string, print: string, execute: () => Promise<ChatResult>): Promise<ChatResult> {
+  private async lead(store: IdempotencyStore, storeKey: string, print: string, execute: () => Promise<ChatResult>): Promise<ChatResult> {
     let finish!: (outcome: Outcome) => void;
     this.inflight.set(storeKey, { fingerprint: print, done: new Promise<Outcome>((resolve) => (finish = resolve)) });
     let outcome: Outcome = { ok: false };
@@ -105,10 +111,10 @@ export class Idempotency {
       outcome = { ok: true, value };
       // An answer the provider gave is never reported as a failure: a store that cannot record it
       // keeps it locally and writes it later (FallbackStore), or it is lost to replays, not to this caller.
-      await Promise.resolve(this.store.completeIdempotency(storeKey, print, JSON.stringify(value), this.ttlMs, this.clock.now())).catch(() => {});
+      await Promise.resolve(store.completeIdempotency(storeKey, print, JSON.stringify(value), this.ttlMs, this.clock.now())).catch(() => {});
       return value;
     } catch (err) {
-      await Promise.resolve(this.store.abandonIdempotency(storeKey)).catch(() => {});
+      await Promise.resolve(store.abandonIdempotency(storeKey)).catch(() => {});
       throw err;
     } finally {
       this.inflight.delete(storeKey);
@@ -128,7 +134,7 @@ export class Idempotency {
 
 
   /** Polls for the result of a call another process is running; undefined when it gave up or a leader started here. */
-  private async awaitOther(storeKey: string, key: string, print: string, terms: Terms): Promise<Replayable | undefined> {
+  private async awaitOther(store: IdempotencyStore, storeKey: string, key: string, print: string, terms: Terms): Promise<Replayable | undefined> {
     const since = this.clock.now();
     for (;;) {
       const now = this.clock.now();
@@ -141,7 +147,7 @@ export class Idempotency {
       this.checkTerms(terms);
       // A call here lost the race to claim the key to a leader in this same process: follow it.
       if (this.inflight.has(storeKey)) return undefined;
-      const state = await this.store.readIdempotency(storeKey, print, this.clock.now());
+      const state = await store.readIdempotency(storeKey, print, this.clock.now());
       if (state.state === 'done') return { ...(JSON.parse(state.value) as ChatResult), replayed: true };
       if (state.state === 'missing') return undefined;
       if (state.state === 'mismatch') throw mismatch(key);

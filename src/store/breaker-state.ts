@@ -14,9 +14,11 @@ export interface SharedBreakerState {
 }
 
 /**
- * Where shared breakers live: the Redis store implements it (and the memory store, the reference both
- * pass test/store/breaker-contract.ts against). Every write answers with the state it left, so the
- * writer adopts the fleet's state at once. `by` names the writing process.
+ * The breaker-state role: where shared breakers live (`breaker.shared: true`, on a shared store; a
+ * store without it leaves each process's breakers alone). The Redis store plays it, and the memory
+ * store, the reference both pass test/store/contracts/breaker-contract.ts against. Every write
+ * answers with the state it left, so the writer adopts the fleet's state at once. `by` names the
+ * writing process.
  */
 export interface BreakerStateStore {
   readBreaker(key: string, nowMs: number): MaybePromise<SharedBreakerState>;
@@ -35,13 +37,6 @@ export interface BreakerStateStore {
 export const BREAKER_RECORD_TTL_MS = 3_600_000;
 
 export const CLOSED: SharedBreakerState = Object.freeze({ state: 'closed' });
-
-/** True for a store that can keep shared breakers. */
-export function hasBreakerState<S extends object>(store: S): store is S & BreakerStateStore {
-  const s = store as Partial<BreakerStateStore>;
-  return typeof s.readBreaker === 'function' && typeof s.openBreaker === 'function'
-    && typeof s.closeBreaker === 'function' && typeof s.takeProbe === 'function';
-}
 
 // The transitions, as pure functions: the memory store applies them, redis-breaker-scripts.ts repeats them in Lua.
 

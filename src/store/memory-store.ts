@@ -1,7 +1,10 @@
 import { DEFAULTS } from '../config/defaults.js';
 import { BREAKER_RECORD_TTL_MS, CLOSED, closeTransition, openTransition, probeTransition, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import { MemoryBudgets } from './memory-budgets.js';
-import type { Block, BudgetGrant, BudgetRequest, BudgetSettlement, IdempotencyState, StateStore } from './state-store.js';
+import type { Block } from './block-store.js';
+import type { BudgetGrant, BudgetRequest, BudgetSettlement } from './budget-store.js';
+import type { IdempotencyRead, IdempotencyState, IdempotencyStore } from './idempotency-store.js';
+import type { StateStore } from './state-store.js';
 
 /** Idle budgets and expired records are swept once every this many acquisitions. */
 const SWEEP_EVERY = 1024;
@@ -14,10 +17,11 @@ interface Idempotent {
 
 /**
  * In-process state: the default, and the reference the Redis store is tested against (both pass
- * test/store/contract.ts). Budgets are exact rolling windows (a request counts for `windowMs` from
+ * test/store/contracts/). It plays every role but the cache (the response cache then keeps an LRU
+ * of its own). Budgets are exact rolling windows (a request counts for `windowMs` from
  * the moment it was admitted), paced by token buckets when `burstMs` is set (see pace.ts).
  */
-export class MemoryStore implements StateStore, BreakerStateStore {
+export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateStore {
   readonly shared = false;
   private readonly blocks = new Map<string, Block>();
   private readonly breakers = new Map<string, { state: SharedBreakerState; expiresAtMs: number }>();
@@ -74,7 +78,7 @@ export class MemoryStore implements StateStore, BreakerStateStore {
     this.idempotency.delete(key);
   }
 
-  readIdempotency(key: string, fingerprint: string, nowMs: number): IdempotencyState | { state: 'missing' } {
+  readIdempotency(key: string, fingerprint: string, nowMs: number): IdempotencyRead {
     const current = this.liveRecord(key, nowMs);
     if (!current) return { state: 'missing' };
     if (current.fingerprint !== fingerprint) return { state: 'mismatch' };

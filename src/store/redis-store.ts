@@ -7,7 +7,11 @@ import { describeClient, openRedisClient, parseRedisUrl, storeError, type RedisE
 import { CLOSE_BREAKER, OPEN_BREAKER, READ_BREAKER, TAKE_PROBE } from './redis-breaker-scripts.js';
 import { CLAIM, COMPLETE, SET_BLOCK } from './redis-record-scripts.js';
 import { runScript, type LuaScript, type RedisClient } from './redis-script.js';
-import type { Block, BudgetGrant, BudgetRequest, BudgetSettlement, ConnectionListener, IdempotencyState, StateStore } from './state-store.js';
+import type { Block } from './block-store.js';
+import type { BudgetGrant, BudgetRequest, BudgetSettlement } from './budget-store.js';
+import type { CacheStore } from './cache-store.js';
+import type { IdempotencyRead, IdempotencyState, IdempotencyStore } from './idempotency-store.js';
+import type { ConnectionListener, StateStore } from './state-store.js';
 
 /** Options for `redisStore`; all optional. */
 export interface RedisStoreOptions {
@@ -39,9 +43,10 @@ function reportArgs(snapshot: RateLimitSnapshot | undefined): Array<number | ''>
  * Router state in Redis, shared by every process that points at the same server and key prefix.
  * Each budget operation is one Lua script, so concurrent processes never exceed a budget together;
  * every read compares the caller's `nowMs` (never Redis's clock), and every key expires once idle.
- * Behaves exactly like `MemoryStore` (both pass test/store/contract.ts).
+ * Behaves exactly like `MemoryStore` (both pass test/store/contracts/), and plays every role,
+ * the cache included.
  */
-export class RedisStore implements StateStore, BreakerStateStore {
+export class RedisStore implements StateStore, IdempotencyStore, CacheStore, BreakerStateStore {
   readonly shared = true;
   private readonly client: RedisClient;
   private readonly endpoint: RedisEndpoint;
@@ -129,7 +134,7 @@ export class RedisStore implements StateStore, BreakerStateStore {
     await this.call(() => this.client.del(this.idempotencyKey(key)));
   }
 
-  async readIdempotency(key: string, fingerprint: string, nowMs: number): Promise<IdempotencyState | { state: 'missing' }> {
+  async readIdempotency(key: string, fingerprint: string, nowMs: number): Promise<IdempotencyRead> {
     const [f, v, u] = await this.call(() => this.client.hmget(this.idempotencyKey(key), 'f', 'v', 'u'));
     if (f === null || f === undefined || !(Number(u) > nowMs)) return { state: 'missing' };
     if (f !== fingerprint) return { state: 'mismatch' };

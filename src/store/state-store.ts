@@ -1,140 +1,22 @@
 import type { MaybePromise } from '../maybe-promise.js';
-import type { RateLimitSnapshot } from '../types.js';
+import type { BlockStore } from './block-store.js';
+import type { BreakerStateStore } from './breaker-state.js';
+import type { BudgetStore } from './budget-store.js';
+import type { CacheStore } from './cache-store.js';
+import type { IdempotencyStore } from './idempotency-store.js';
 
 export type { MaybePromise };
+export type { Block, BlockStore } from './block-store.js';
+export type { BudgetDenial, BudgetGrant, BudgetLimits, BudgetRequest, BudgetSettlement, BudgetStore, TokenDelta } from './budget-store.js';
+export type { IdempotencyRead, IdempotencyState, IdempotencyStore } from './idempotency-store.js';
+export type { CacheStore } from './cache-store.js';
+export type { BreakerStateStore, SharedBreakerState } from './breaker-state.js';
 
-/** Why a target or provider is out of rotation, and until when (epoch ms). */
-export interface Block {
-  reason: 'cooling' | 'parked';
-  untilMs: number;
-  /** What caused it (for logs and `attempts`): e.g. `rate_limited`, `insufficient_quota`. */
-  cause?: string;
-}
+/** Hears a shared store's connection drop (`lost`, with the client's last error) or come back (`ready`). */
+export type ConnectionListener = (event: 'lost' | 'ready', error?: Error) => void;
 
-/** The limits one budget enforces over a rolling window (60 s unless a test shrinks it). */
-export interface BudgetLimits {
-  rpm?: number;
-  tpm?: number;
-  /** Input tokens per window (Anthropic's ITPM): charged `BudgetRequest.inputTokens`. */
-  itpm?: number;
-  /** Output tokens per window (Anthropic's OTPM): charged `BudgetRequest.outputTokens`. */
-  otpm?: number;
-  concurrency?: number;
-  /** @default 60000 */
-  windowMs?: number;
-  /**
-   * Paces the budget: each limit is also a token bucket refilled evenly through the window (`limit /
-   * windowMs` a ms) that starts with this many ms' worth of the limit and at most lets that much out
-   * at once. The bucket learns the provider's: a 429 on a request it admitted halves it, the
-   * provider's `remaining`/`reset` headers shrink it to the provider's own bucket, and it grows back
-   * slowly. Unset: a plain rolling window.
-   */
-  burstMs?: number;
-}
-
-/** One attempt asking a budget for room: one request and `tokens` estimated tokens. */
-export interface BudgetRequest {
-  /** The budget: `provider`, `provider:model` (per-model limits) or `tenant:<name>`. */
-  key: string;
-  limits: BudgetLimits;
-  /** Charged against TPM: the prompt estimate plus the output reservation. */
-  tokens: number;
-  /** Charged against ITPM: the prompt tokens the provider is expected to count. @default tokens */
-  inputTokens?: number;
-  /** Charged against OTPM: the output reservation (`maxTokens`). @default 0 */
-  outputTokens?: number;
-  /** Unique per attempt: names the request, token and concurrency entries it holds. */
-  leaseId: string;
-  /** A concurrency slot of a process that died is freed after this. */
-  leaseTtlMs: number;
-}
-
-/** Tokens to add to (positive) or give back from (negative) each window, for one lease. */
-export interface TokenDelta {
-  tokens?: number;
-  inputTokens?: number;
-  outputTokens?: number;
-}
-
-/** How a sent request ended, for its budget: one atomic operation. */
-export interface BudgetSettlement {
-  /**
-   * The usage billed against the reservation: a positive amount is charged from now on (the
-   * estimate missed it), a negative one is given back from the lease's own reservation (the
-   * provider did not charge it: cached input, unused output).
-   */
-  charge?: TokenDelta;
-  /** The provider's rate-limit headers on the answer: they correct the budget's model of its bucket. */
-  snapshot?: RateLimitSnapshot;
-  /** The provider answered 429 although the budget had admitted the request: its bucket is smaller than ours. */
-  rateLimited?: boolean;
-}
-
-export type BudgetDenial =
-  /** `retryInMs` undefined: room comes back when someone releases a slot, not at a known time. */
-  | { ok: false; reason: 'rpm' | 'tpm' | 'itpm' | 'otpm' | 'concurrency' | 'provider'; retryInMs?: number }
-  /** The request alone is larger than the whole token budget: it can never fit here. */
-  | { ok: false; reason: 'too_large'; retryInMs?: undefined };
-
-export type BudgetGrant = { ok: true } | BudgetDenial;
-
-/** What a finished idempotent call left behind. */
-export type IdempotencyState =
-  | { state: 'claimed' }
-  /** Another call (maybe in another process) with the same key is running. */
-  | { state: 'pending' }
-  | { state: 'done'; value: string }
-  /** The key was used before with a different request. */
-  | { state: 'mismatch' };
-
-/**
- * Router state that must be shared by every process using the same providers: cooling targets,
- * parked providers, rate budgets and idempotency records. Every budget operation is atomic, so N
- * processes sharing one store never exceed one budget together. The memory store answers
- * synchronously; the Redis store returns promises.
- */
-export interface StateStore {
-  /** The active block for `key`, if any (expired blocks are never returned). */
-  getBlock(key: string, nowMs: number): MaybePromise<Block | undefined>;
-  /** Blocks `key` until `block.untilMs`; an existing block that lasts longer is kept. */
-  setBlock(key: string, block: Block, nowMs: number): MaybePromise<void>;
-
-  /**
-   * Takes one request, its tokens (TPM, ITPM, OTPM) and a concurrency slot from a budget if all fit
-   * (the rolling windows, each limit's pace when `burstMs` is set, and the provider's bucket as its
-   * headers last reported it), or says why not and when room is known to return.
-   */
-  acquireBudget(request: BudgetRequest, nowMs: number): MaybePromise<BudgetGrant>;
-  /**
-   * Frees the lease's concurrency slot. With `sent: false` (no request reached the provider) its
-   * request and tokens are given back too; a sent request stays counted, as providers count it.
-   */
-  releaseBudget(key: string, leaseId: string, sent: boolean, nowMs: number): MaybePromise<void>;
-  /**
-   * Ends a lease whose request was sent, in one atomic operation: frees its slot (its request stays
-   * counted), reconciles its tokens with `charge`, corrects the budget's model of the provider's
-   * bucket with the answer's headers (as of when the request left, less what was admitted since),
-   * and learns the bucket's size from them and from a 429 the budget did not foresee.
-   */
-  settleBudget(key: string, leaseId: string, settlement: BudgetSettlement, nowMs: number): MaybePromise<void>;
-
-  /**
-   * A shared store may keep the response cache too (Redis, with a TTL), so every process shares it.
-   * Undefined: not cached here.
-   */
-  readCached?(key: string, nowMs: number): MaybePromise<string | undefined>;
-  /** Stores an answer for `ttlMs` (see `readCached`). */
-  writeCached?(key: string, value: string, ttlMs: number, nowMs: number): MaybePromise<void>;
-
-  /** Claims an idempotency key for a request `fingerprint`, or reports who has it. */
-  claimIdempotency(key: string, fingerprint: string, pendingTtlMs: number, nowMs: number): MaybePromise<IdempotencyState>;
-  /** Stores the result of a claimed key for `ttlMs`. */
-  completeIdempotency(key: string, fingerprint: string, value: string, ttlMs: number, nowMs: number): MaybePromise<void>;
-  /** Drops a claim whose call failed: failures are not stored. */
-  abandonIdempotency(key: string): MaybePromise<void>;
-  /** Reads a key without claiming it (a waiter polling for the leader's result). */
-  readIdempotency(key: string, fingerprint: string, nowMs: number): MaybePromise<IdempotencyState | { state: 'missing' }>;
-
+/** The lifecycle every store has, whatever roles it plays: whether it is shared, and closing it. */
+export interface StoreLifecycle {
   /** Whether other processes share this store (waiters then poll for room freed elsewhere). */
   readonly shared: boolean;
   /**
@@ -147,5 +29,14 @@ export interface StateStore {
   close(): MaybePromise<void>;
 }
 
-/** Hears a shared store's connection drop (`lost`, with the client's last error) or come back (`ready`). */
-export type ConnectionListener = (event: 'lost' | 'ready', error?: Error) => void;
+/**
+ * Router state that must be shared by every process using the same providers, as the roles a store
+ * plays. Every store plays the lifecycle, the blocks (cooling targets, parked providers) and the
+ * budgets; the others are optional, each played whole or not at all, and each feature that needs
+ * one finds it with `roleOf` (store-roles.ts): idempotency (calls with `idempotencyKey`), cache (a
+ * response cache shared by every process) and breaker state (`breaker.shared`). Time is the
+ * caller's: a member that depends on it takes `nowMs`, and a store reads no clock of its own. The
+ * memory store answers synchronously; the Redis store returns promises.
+ */
+export interface StateStore extends StoreLifecycle, BlockStore, BudgetStore,
+  Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore> {}

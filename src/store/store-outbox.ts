@@ -65,7 +65,8 @@ const FLUSH_BATCH = 64;
 
 function write(store: StateStore, w: MissedWrite, now: number): unknown {
   if (w.kind === 'block') return w.block.untilMs > now ? store.setBlock(w.key, w.block, now) : undefined;
-  if (w.kind === 'claim') return w.atMs + w.pendingTtlMs > now ? store.claimIdempotency(w.key, w.fingerprint, w.pendingTtlMs, w.atMs) : undefined;
-  if (w.kind === 'complete') return w.atMs + w.ttlMs > now ? store.completeIdempotency(w.key, w.fingerprint, w.value, w.ttlMs, w.atMs) : undefined;
+  // Claims and answers are kept only by a fallback whose store plays the idempotency role.
+  if (w.kind === 'claim') return w.atMs + w.pendingTtlMs > now ? store.claimIdempotency?.(w.key, w.fingerprint, w.pendingTtlMs, w.atMs) : undefined;
+  if (w.kind === 'complete') return w.atMs + w.ttlMs > now ? store.completeIdempotency?.(w.key, w.fingerprint, w.value, w.ttlMs, w.atMs) : undefined;
   return store.releaseBudget(w.key, w.leaseId, w.sent, now);
 }

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { RouterError } from '../../src/errors.js';
 import { FallbackStore, type StoreStateChange } from '../../src/store/fallback-store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import type { BudgetRequest, ConnectionListener, StateStore } from '../../src/store/state-store.js';
+import type { BudgetRequest } from '../../src/store/budget-store.js';
+import type { CacheStore, ConnectionListener, IdempotencyStore, StateStore } from '../../src/store/state-store.js';
+import { rolesOf } from '../../src/store/store-roles.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
@@ -12,9 +14,16 @@ import { VirtualClock } from '../support/virtual-clock.js';
 
 type Mode = 'ok' | 'hang' | 'fail' | 'config';
 
-/** A shared store whose answers a test controls: a MemoryStore behind async calls that can hang or fail. */
-function flakyStore() {
+/**
+ * A shared store whose answers a test controls: a MemoryStore behind async calls that can hang or
+ * fail, playing the cache role too over `cached` when given.
+ */
+function flakyStore(cached?: Map<string, string>) {
   const inner = new MemoryStore();
+  const cache: CacheStore | undefined = cached && {
+    readCached: (k) => cached.get(k),
+    writeCached: (k, v) => void cached.set(k, v),
+  };
   const control = { mode: 'ok' as Mode, calls: 0, listener: undefined as ConnectionListener | undefined };
   const answer = (fn: () => unknown) => {
     control.calls++;
@@ -29,19 +38,22 @@ function flakyStore() {
       if (prop === 'close') return () => {};
       if (prop === 'ping') return () => answer(() => undefined);
       if (prop === 'watchConnection') return (l: ConnectionListener) => ((control.listener = l), () => (control.listener = undefined));
-      const value = Reflect.get(target, prop, receiver);
+      const value = cache && prop in cache ? cache[prop as keyof CacheStore].bind(cache) : Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? (...args: unknown[]) => answer(() => value.apply(target, args)) : value;
     },
   }) as unknown as StateStore;
   return { inner, store, control };
 }
 
-function setup(onUnavailable: 'local' | 'fail' = 'local') {
+function setup(onUnavailable: 'local' | 'fail' = 'local', cached?: Map<string, string>) {
   const clock = new VirtualClock({ autoAdvance: false });
-  const flaky = flakyStore();
+  const flaky = flakyStore(cached);
   const log = captureLogger();
   const changes: StoreStateChange[] = [];
-  const store = new FallbackStore(flaky.store, { clock, logger: log.logger, onUnavailable, onStateChange: (c) => changes.push(c) });
+  const fallback = new FallbackStore(flaky.store, { clock, logger: log.logger, onUnavailable, onStateChange: (c) => changes.push(c) });
+  // A MemoryStore plays idempotency (and breaker state): so does the fallback in front of it.
+  expect(rolesOf(fallback)).toEqual(cached ? ['idempotency', 'cache', 'breakers'] : ['idempotency', 'breakers']);
+  const store = fallback as FallbackStore & IdempotencyStore & Partial<CacheStore>;
   const warnings = () => log.records().filter((r) => r.level === 40).map((r) => r.msg);
   return { ...flaky, store, clock, changes, warnings };
 }
@@ -205,20 +217,31 @@ describe('FallbackStore: a breaker on the shared store', () => {
   });
 
   it('serves the response cache from the store while it answers, and misses (never waits) while it is down', async () => {
-    const { store, control, clock } = setup();
     const cached = new Map<string, string>();
-    Object.assign(store.primary, {
-      readCached: (k: string) => (control.mode === 'ok' ? Promise.resolve(cached.get(k)) : new Promise(() => {})),
-      writeCached: (k: string, v: string) => (control.mode === 'ok' ? Promise.resolve(void cached.set(k, v)) : new Promise(() => {})),
-    });
-    await store.writeCached('cache:a', '"answer"', 60_000, clock.now());
-    expect(await store.readCached('cache:a', clock.now())).toBe('"answer"');
+    const { store, control, clock } = setup('local', cached);
+    await store.writeCached!('cache:a', '"answer"', 60_000, clock.now());
+    expect(await store.readCached!('cache:a', clock.now())).toBe('"answer"');
     control.mode = 'hang';
-    const read = Promise.resolve(store.readCached('cache:a', clock.now()));
+    const read = Promise.resolve(store.readCached!('cache:a', clock.now()));
     await clock.advance(250);
     expect(await read).toBeUndefined();
     expect(store.available).toBe(false);
-    expect(store.readCached('cache:a', clock.now())).toBeUndefined();
+    const asked = control.calls;
+    expect(store.readCached!('cache:a', clock.now())).toBeUndefined();
+    await store.writeCached!('cache:b', '"dropped"', 60_000, clock.now());
+    expect(control.calls).toBe(asked);
+    await store.close();
+  });
+
+  it('plays exactly the optional roles of the store it wraps', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const bare: StateStore = {
+      shared: true, close: () => {}, getBlock: () => undefined, setBlock: () => {},
+      acquireBudget: () => ({ ok: true }), releaseBudget: () => {}, settleBudget: () => {},
+    };
+    const store = new FallbackStore(bare, { clock });
+    expect(rolesOf(store)).toEqual([]);
+    expect('claimIdempotency' in store || 'readCached' in store || 'readBreaker' in store).toBe(false);
     await store.close();
   });
 

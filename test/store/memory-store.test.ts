@@ -1,9 +1,7 @@
 import { MemoryStore } from '../../src/store/memory-store.js';
-import { breakerStoreContract } from './breaker-contract.js';
-import { storeContract } from './contract.js';
+import { storeContracts } from './contracts/roles.js';
 
-storeContract('MemoryStore', () => new MemoryStore());
-breakerStoreContract('MemoryStore', () => new MemoryStore());
+storeContracts('MemoryStore', () => new MemoryStore(), { plays: ['idempotency', 'breakers'] });
 
 import { describe, expect, it } from 'vitest';
 

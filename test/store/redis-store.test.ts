@@ -5,10 +5,9 @@ import { isRouterError, type RouterError } from '../../src/errors.js';
 import { BREAKER_RECORD_TTL_MS } from '../../src/store/breaker-state.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { redisStore, type RedisStore } from '../../src/store/redis-store.js';
-import type { BudgetLimits, StateStore } from '../../src/store/state-store.js';
+import type { BudgetLimits } from '../../src/store/budget-store.js';
 import { findRedisServer, freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
-import { breakerStoreContract } from './breaker-contract.js';
-import { storeContract } from './contract.js';
+import { storeContracts } from './contracts/roles.js';
 
 let server: RedisServer;
 let admin: Redis;
@@ -23,8 +22,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-storeContract('RedisStore', () => redisStore(server.url));
-breakerStoreContract('RedisStore', () => redisStore(server.url));
+storeContracts('RedisStore', () => redisStore(server.url), { plays: ['idempotency', 'cache', 'breakers'] });
 
 const acquire = (store: RedisStore, key: string, limits: BudgetLimits, nowMs: number, tokens = 1, leaseTtlMs = 30_000) =>
   store.acquireBudget({ key, limits, tokens, leaseId: randomUUID(), leaseTtlMs }, nowMs);
@@ -91,7 +89,7 @@ function randomStep(pick: (n: number) => number, now: number, leases: Array<{ ke
     outputTokens: shape! & 8 ? window(amount!, true) : undefined,
   };
   const charge = { tokens: flag ? amount! - 100 : undefined, inputTokens: shape! % 3 === 1 ? amount! - 150 : undefined, outputTokens: shape! % 4 ? -(amount! % 200) : amount! % 50 };
-  const run = async (store: StateStore): Promise<unknown> => {
+  const run = async (store: MemoryStore | RedisStore): Promise<unknown> => {
     if (op! <= 3) return store.acquireBudget(request, now);
     if (op === 4 && lease) return store.releaseBudget(lease.key, lease.id, flag === 0, now);
     if (op === 5 && lease) return store.settleBudget(lease.key, lease.id, { charge: { tokens: amount! - 20 } }, now);
@@ -131,7 +129,7 @@ describe('RedisStore', () => {
 
   it('frees room at the same instant as MemoryStore when a request, lease or headroom runs out', async () => {
     const T0 = 1_800_000_000_000;
-    const answers = async (store: StateStore) => {
+    const answers = async (store: MemoryStore | RedisStore) => {
       const take = (key: string, limits: BudgetLimits, at: number, leaseTtlMs = 1000) =>
         store.acquireBudget({ key, limits, tokens: 1, leaseId: randomUUID(), leaseTtlMs }, at);
       await store.settleBudget('headroom', 'gone', { snapshot: { requests: { remaining: 0, resetMs: 500 } } }, T0);

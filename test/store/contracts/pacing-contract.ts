@@ -1,26 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BudgetLimits, BudgetSettlement, StateStore } from '../../src/store/state-store.js';
+import type { BudgetLimits, BudgetSettlement, BudgetStore } from '../../../src/store/budget-store.js';
+import { T0, type Close, type Make } from './roles.js';
 
 /**
  * Pacing, learning the provider's bucket, and Anthropic's input and output windows: the part of the
- * StateStore contract that `burstMs`, `itpm`, `otpm` and `settleBudget` add. Run by storeContract
- * on every store.
+ * budgets role that `burstMs`, `itpm`, `otpm` and `settleBudget` add. Run by budgetContract.
  */
-export function pacingContract(name: string, makeStore: () => Promise<StateStore> | StateStore, close: (s: StateStore) => Promise<void> | void) {
-  const T0 = 1_800_000_000_000;
+export function pacingContract<S extends BudgetStore>(name: string, makeStore: Make<S>, close: Close<S>) {
   const key = () => `pace-${randomUUID()}`;
-  const take = (store: StateStore, k: string, limits: BudgetLimits, now: number, tokens = 1, extra: { inputTokens?: number; outputTokens?: number } = {}) => {
+  const take = (store: S, k: string, limits: BudgetLimits, now: number, tokens = 1, extra: { inputTokens?: number; outputTokens?: number } = {}) => {
     const leaseId = randomUUID();
     return Promise.resolve(store.acquireBudget({ key: k, limits, tokens, ...extra, leaseId, leaseTtlMs: 120_000 }, now)).then((g) => ({ ...g, leaseId }));
   };
   /** How many of `n` acquisitions at one instant are granted. */
-  const burst = async (store: StateStore, k: string, limits: BudgetLimits, now: number, n = 30) => {
+  const burst = async (store: S, k: string, limits: BudgetLimits, now: number, n = 30) => {
     const grants = [];
     for (let i = 0; i < n; i++) grants.push(await take(store, k, limits, now));
     return grants.filter((g) => g.ok);
   };
-  const settle = (store: StateStore, k: string, leaseId: string, s: BudgetSettlement, now: number) => Promise.resolve(store.settleBudget(k, leaseId, s, now));
+  const settle = (store: S, k: string, leaseId: string, s: BudgetSettlement, now: number) => Promise.resolve(store.settleBudget(k, leaseId, s, now));
 
   describe(`${name}: pacing and the provider's bucket`, () => {
     // 600 a minute with a second's worth at once: a burst of 10, then one every 100 ms.

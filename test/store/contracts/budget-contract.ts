@@ -1,31 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BudgetLimits, StateStore } from '../../src/store/state-store.js';
+import type { BudgetLimits, BudgetStore } from '../../../src/store/budget-store.js';
 import { pacingContract } from './pacing-contract.js';
+import { T0, type Close, type Make } from './roles.js';
 
-/**
- * The behaviour every StateStore must have, run against each implementation (memory, Redis).
- * `makeStore` returns a fresh, empty store; keys are unique per test so a shared server is fine.
- * Times are passed explicitly (a store must use the `nowMs` it is given, never its own clock).
- */
-export function storeContract(name: string, makeStore: () => Promise<StateStore> | StateStore, close: (s: StateStore) => Promise<void> | void = (s) => s.close()) {
-  const T0 = 1_800_000_000_000;
+/** The budgets role: rolling windows, concurrency leases, and the provider's reported headroom; then pacing. */
+export function budgetContract<S extends BudgetStore>(name: string, makeStore: Make<S>, close: Close<S>) {
   const key = () => `test-${randomUUID()}`;
-  const take = (store: StateStore, k: string, limits: BudgetLimits, now: number, tokens = 10, leaseId = randomUUID()) =>
+  const take = (store: S, k: string, limits: BudgetLimits, now: number, tokens = 10, leaseId = randomUUID()) =>
     Promise.resolve(store.acquireBudget({ key: k, limits, tokens, leaseId, leaseTtlMs: 30_000 }, now)).then((g) => ({ ...g, leaseId }));
 
-  describe(`${name}: the StateStore contract`, () => {
-    it('keeps a block until it expires, and keeps the longer of two', async () => {
-      const store = await makeStore();
-      const k = key();
-      await store.setBlock(k, { reason: 'cooling', untilMs: T0 + 1000, cause: 'rate_limited' }, T0);
-      expect(await store.getBlock(k, T0 + 500)).toEqual({ reason: 'cooling', untilMs: T0 + 1000, cause: 'rate_limited' });
-      await store.setBlock(k, { reason: 'cooling', untilMs: T0 + 800 }, T0 + 500);
-      expect((await store.getBlock(k, T0 + 900))?.untilMs).toBe(T0 + 1000);
-      expect(await store.getBlock(k, T0 + 1000)).toBeUndefined();
-      await close(store);
-    });
-
+  describe(`${name}: the budgets role`, () => {
     it('admits exactly rpm requests in a rolling window and says when the oldest leaves it', async () => {
       const store = await makeStore();
       const k = key();
@@ -153,50 +138,6 @@ export function storeContract(name: string, makeStore: () => Promise<StateStore>
       const k = key();
       const grants = await Promise.all(Array.from({ length: 25 }, () => take(store, k, { rpm: 10 }, T0)));
       expect(grants.filter((g) => g.ok)).toHaveLength(10);
-      await close(store);
-    });
-
-    it('claims an idempotency key once, reports it pending, then replays its value until the ttl', async () => {
-      const store = await makeStore();
-      const k = key();
-      expect(await store.claimIdempotency(k, 'fp1', 30_000, T0)).toEqual({ state: 'claimed' });
-      expect(await store.claimIdempotency(k, 'fp1', 30_000, T0 + 1)).toEqual({ state: 'pending' });
-      expect(await store.readIdempotency(k, 'fp1', T0 + 1)).toEqual({ state: 'pending' });
-      await store.completeIdempotency(k, 'fp1', '{"text":"hi"}', 10_000, T0 + 2);
-      expect(await store.claimIdempotency(k, 'fp1', 30_000, T0 + 3)).toEqual({ state: 'done', value: '{"text":"hi"}' });
-      expect(await store.readIdempotency(k, 'fp1', T0 + 3)).toEqual({ state: 'done', value: '{"text":"hi"}' });
-      expect(await store.claimIdempotency(k, 'fp2', 30_000, T0 + 3)).toEqual({ state: 'mismatch' });
-      expect(await store.claimIdempotency(k, 'fp1', 30_000, T0 + 10_003)).toEqual({ state: 'claimed' });
-      await close(store);
-    });
-
-    it('forgets an abandoned claim (failures are not stored)', async () => {
-      const store = await makeStore();
-      const k = key();
-      await store.claimIdempotency(k, 'fp', 30_000, T0);
-      await store.abandonIdempotency(k);
-      expect(await store.readIdempotency(k, 'fp', T0)).toEqual({ state: 'missing' });
-      expect(await store.claimIdempotency(k, 'fp', 30_000, T0)).toEqual({ state: 'claimed' });
-      await close(store);
-    });
-
-    it('keeps the record of a different request when a late completion arrives for a key claimed again', async () => {
-      const store = await makeStore();
-      const k = key();
-      await store.claimIdempotency(k, 'fp1', 1000, T0);
-      expect(await store.claimIdempotency(k, 'fp2', 1000, T0 + 1001)).toEqual({ state: 'claimed' });
-      await store.completeIdempotency(k, 'fp1', '"late"', 10_000, T0 + 1002);
-      expect(await store.readIdempotency(k, 'fp2', T0 + 1003)).toEqual({ state: 'pending' });
-      await store.completeIdempotency(k, 'fp2', '"mine"', 10_000, T0 + 1004);
-      expect(await store.readIdempotency(k, 'fp2', T0 + 1005)).toEqual({ state: 'done', value: '"mine"' });
-      await close(store);
-    });
-
-    it('lets a pending claim of a crashed caller expire', async () => {
-      const store = await makeStore();
-      const k = key();
-      await store.claimIdempotency(k, 'fp', 1000, T0);
-      expect(await store.claimIdempotency(k, 'fp', 1000, T0 + 1001)).toEqual({ state: 'claimed' });
       await close(store);
     });
   });
