@@ -70,10 +70,18 @@ export function storeError(err: unknown, endpoint: RedisEndpoint, connectionErro
   }
   let reason: string;
   if (error.name === 'MaxRetriesPerRequestError') reason = `is unreachable (${connectionError?.message ?? 'no connection'})`;
-  else if (error.message === 'Connection is closed.') reason = 'is closed';
+  else if (error.message === 'Connection is closed.') reason = connectionError ? `lost its connection (${connectionError.message})` : 'is closed';
   else if (error.message === 'Command timed out') reason = 'did not answer in time';
   else reason = `failed: ${error.message}`;
   return new RouterError('transport', scrub(`${where} ${reason}`), { cause, code: 'redis' });
+}
+
+/**
+ * The client's connection dropped (its `close` event), before any command failed: the error a
+ * command would have met, naming the server and the client's last error.
+ */
+export function connectionLost(endpoint: RedisEndpoint, lastError: Error | undefined): RouterError {
+  return storeError(new Error('Connection is closed.'), endpoint, lastError);
 }
 
 function secretsOf(url: URL): string[] {

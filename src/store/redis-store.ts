@@ -3,7 +3,7 @@ import type { RateLimitSnapshot } from '../types.js';
 import { BREAKER_RECORD_TTL_MS, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import { ACQUIRE, RELEASE } from './redis-budget-scripts.js';
 import { SETTLE } from './redis-settle-script.js';
-import { describeClient, openRedisClient, parseRedisUrl, storeError, type RedisEndpoint } from './redis-connection.js';
+import { connectionLost, describeClient, openRedisClient, parseRedisUrl, storeError, type RedisEndpoint } from './redis-connection.js';
 import { CLOSE_BREAKER, OPEN_BREAKER, READ_BREAKER, TAKE_PROBE } from './redis-breaker-scripts.js';
 import { CLAIM, COMPLETE, SET_BLOCK } from './redis-record-scripts.js';
 import { runScript, type LuaScript, type RedisClient } from './redis-script.js';
@@ -164,7 +164,7 @@ export class RedisStore implements StateStore, IdempotencyStore, CacheStore, Bre
 
   /** Hears the connection drop (`lost`) and come back (`ready`) as the client sees it, before any command fails. */
   watchConnection(listener: ConnectionListener): () => void {
-    const lost = () => listener('lost', this.connectionError());
+    const lost = () => listener('lost', connectionLost(this.endpoint, this.connectionError()));
     const ready = () => listener('ready');
     this.client.on('close', lost);
     this.client.on('ready', ready);

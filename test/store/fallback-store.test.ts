@@ -157,6 +157,24 @@ describe('FallbackStore: a breaker on the shared store', () => {
     await store.close();
   });
 
+  it('keeps a claim another process holds pending while the store is down, until the claim would have expired', async () => {
+    const { store, inner, control, clock } = setup();
+    const now = clock.now();
+    expect(inner.claimIdempotency('job', 'fp', 1000, now)).toEqual({ state: 'claimed' }); // another process
+    expect(await store.claimIdempotency('job', 'fp', 1000, now)).toEqual({ state: 'pending' });
+    control.mode = 'fail';
+    expect(await store.readIdempotency('job', 'fp', now + 10)).toEqual({ state: 'pending' });
+    expect(store.available).toBe(false);
+    // Not claimed here: the other process may be running it.
+    expect(store.claimIdempotency('job', 'fp', 1000, now + 20)).toEqual({ state: 'pending' });
+    expect(store.readIdempotency('job', 'other', now + 20)).toEqual({ state: 'mismatch' });
+    expect(store.readIdempotency('never-claimed', 'fp', now + 20)).toEqual({ state: 'missing' });
+    // Its claim has run out by now, wherever it was: the key is free.
+    expect(store.readIdempotency('job', 'fp', now + 1000)).toEqual({ state: 'missing' });
+    expect(store.claimIdempotency('job', 'fp', 1000, now + 1000)).toEqual({ state: 'claimed' });
+    await store.close();
+  });
+
   it('keeps the store down while what it missed cannot be written yet', async () => {
     const { store, control, clock, changes } = setup();
     control.mode = 'fail';

@@ -279,6 +279,20 @@ describe('RedisStore', () => {
     }
   });
 
+  it('tells a connection listener that it lost Redis with an error naming the server, not the password', async () => {
+    const port = await freePort();
+    const store = redisStore(`redis://admin:s3cret-fake-pw@127.0.0.1:${port}`);
+    const heard: Array<[string, Error | undefined]> = [];
+    const unwatch = store.watchConnection((event, error) => heard.push([event, error]));
+    await failureOf(store.ping());
+    unwatch();
+    await store.close();
+    const [event, error] = heard[0]!;
+    expect(event).toBe('lost');
+    expect(error).toMatchObject({ kind: 'transport', code: 'redis', message: `Redis store at redis://admin:***@127.0.0.1:${port} lost its connection (connect ECONNREFUSED 127.0.0.1:${port})` });
+    expect(JSON.stringify(error) + String(error?.stack)).not.toContain('s3cret');
+  });
+
   it('reports credentials Redis rejects as a config error', async () => {
     const user = `user-${randomUUID()}`;
     await admin.acl('SETUSER', user, 'on', '>right-password', '~*', '+@all');
