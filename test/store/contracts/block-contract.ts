@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BlockStore } from '../../../src/store/block-store.js';
-import { T0, type Close, type Make } from './roles.js';
+import { T0, type Close, type Make } from './kit.js';
 
 /** The blocks role: cooling targets and parked providers, each until its time. */
 export function blockContract<S extends BlockStore>(name: string, makeStore: Make<S>, close: Close<S>) {

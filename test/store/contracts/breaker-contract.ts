@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BreakerStateStore } from '../../../src/store/breaker-state.js';
-import { T0, type Close, type Make } from './roles.js';
+import { T0, type Close, type Make } from './kit.js';
 
 /**
  * The breaker-state role (`breaker.shared`): one fleet-wide state, joined rather than reset by later

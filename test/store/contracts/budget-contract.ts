@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BudgetLimits, BudgetStore } from '../../../src/store/budget-store.js';
 import { pacingContract } from './pacing-contract.js';
-import { T0, type Close, type Make } from './roles.js';
+import { T0, type Close, type Make } from './kit.js';
 
 /** The budgets role: rolling windows, concurrency leases, and the provider's reported headroom; then pacing. */
 export function budgetContract<S extends BudgetStore>(name: string, makeStore: Make<S>, close: Close<S>) {

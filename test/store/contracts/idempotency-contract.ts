@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { IdempotencyStore } from '../../../src/store/idempotency-store.js';
-import { T0, type Close, type Make } from './roles.js';
+import { T0, type Close, type Make } from './kit.js';
 
 /** The idempotency role: one claim per key and request, its answer replayed until its ttl. */
 export function idempotencyContract<S extends IdempotencyStore>(name: string, makeStore: Make<S>, close: Close<S>) {

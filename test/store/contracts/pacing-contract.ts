@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BudgetLimits, BudgetSettlement, BudgetStore } from '../../../src/store/budget-store.js';
-import { T0, type Close, type Make } from './roles.js';
+import { T0, type Close, type Make } from './kit.js';
 
 /**
  * Pacing, learning the provider's bucket, and Anthropic's input and output windows: the part of the

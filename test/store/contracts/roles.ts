@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { MaybePromise } from '../../../src/maybe-promise.js';
 import type { BreakerStateStore, CacheStore, IdempotencyStore, StateStore } from '../../../src/store/state-store.js';
 import { roleOf, rolesOf, type OptionalRole, type OptionalRoles } from '../../../src/store/store-roles.js';
 import { blockContract } from './block-contract.js';
@@ -7,14 +6,9 @@ import { breakerContract } from './breaker-contract.js';
 import { budgetContract } from './budget-contract.js';
 import { cacheContract } from './cache-contract.js';
 import { idempotencyContract } from './idempotency-contract.js';
+import type { Close, Make } from './kit.js';
 
-/** A time far from 0, passed explicitly: a store must use the `nowMs` it is given, never its own clock. */
-export const T0 = 1_800_000_000_000;
-
-/** Makes a fresh, empty store; keys are unique per test, so a shared server is fine. */
-export type Make<S> = () => MaybePromise<S>;
-/** Ends a test's store (closing it, and whatever else the implementation's suite checks). */
-export type Close<S> = (store: S) => unknown;
+export { T0 } from './kit.js';
 
 export interface ContractOptions {
   /** The optional roles the store plays, exactly (checked). */
