@@ -1,4 +1,5 @@
 import { anthropicAdapter } from './anthropic/adapter.js';
+import { bedrockAdapter } from './bedrock/adapter.js';
 import { fakeAdapter } from './fake/adapter.js';
 import { geminiAdapter } from './gemini/adapter.js';
 import { openAIAdapter } from './openai/adapter.js';
@@ -20,6 +21,8 @@ export function createAdapter(ctx: AdapterContext): ProviderAdapter {
       return anthropicAdapter(ctx);
     case 'gemini':
       return geminiAdapter(ctx);
+    case 'bedrock':
+      return bedrockAdapter(ctx);
     case 'fake':
       return fakeAdapter(ctx);
   }

@@ -114,6 +114,11 @@ export interface ProviderTraits {
   defaultMaxTokens?: number;
   /** Most inputs one embeddings request may carry; undefined when the provider has no embeddings API. */
   maxEmbeddingInputs?: number;
+  /**
+   * Most inputs one embeddings request to this model may carry, where the provider's models differ
+   * (Bedrock: Titan takes 1, Cohere 96); `maxEmbeddingInputs` (the largest of them) otherwise.
+   */
+  maxEmbeddingInputsFor?(model: string): number;
   /** Most tokens one embeddings request may carry, summed over its inputs; undefined when unbounded. */
   maxEmbeddingTokens?: number;
   /**

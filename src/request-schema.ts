@@ -45,6 +45,7 @@ const messageSchema = z.discriminatedUnion('role', [
     toolCalls: z.array(toolCall).optional(),
     providerParts: z.discriminatedUnion('api', [
       z.object({ api: z.literal('anthropic'), blocks: z.array(z.unknown()) }).strict(),
+      z.object({ api: z.literal('bedrock'), blocks: z.array(z.unknown()) }).strict(),
       z.object({ api: z.literal('openai-responses'), items: z.array(z.unknown()) }).strict(),
       z.object({ api: z.literal('gemini'), blocks: z.array(z.unknown()) }).strict(),
     ]).optional(),

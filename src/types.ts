@@ -66,8 +66,8 @@ export type ResponseFormat =
 export type ProviderParts =
   | {
     /** The API that produced them. */
-    api: 'anthropic';
-    /** The turn's content blocks exactly as received, thinking blocks included. */
+    api: 'anthropic' | 'bedrock';
+    /** The turn's content blocks exactly as received, thinking (Bedrock: reasoning) blocks included. */
     blocks: unknown[];
   }
   | {

@@ -72,7 +72,7 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
   const { input, dimensions } = call.request;
   const inputs = typeof input === 'string' ? [input] : input;
   const ceiling = {
-    maxInputs: Math.min(...call.targets.map((t) => t.adapter.traits.maxEmbeddingInputs ?? Infinity)),
+    maxInputs: Math.min(...call.targets.map((t) => t.adapter.traits.maxEmbeddingInputsFor?.(t.target.model) ?? t.adapter.traits.maxEmbeddingInputs ?? Infinity)),
     maxTokens: Math.min(...call.targets.map((t) => t.adapter.traits.maxEmbeddingTokens ?? Infinity)),
   };
   const batches: Batch[] = embedBatches(inputs, ceiling, heuristicTokens).map((texts) => ({ input: texts, dimensions }));

@@ -155,6 +155,22 @@ const fakeRespond = z.custom<(request: unknown, n: number) => unknown>((v) => ty
   message: 'expected a function (request, n) => step',
 });
 
+/**
+ * Amazon Bedrock (Converse, ConverseStream, InvokeModel for embeddings): no key here, the AWS SDK's
+ * default credential chain signs every request (environment, shared config and `profile`, SSO, the
+ * instance or container role). Needs the optional package `@aws-sdk/client-bedrock-runtime`.
+ * `baseURL` is the runtime endpoint (@default https://bedrock-runtime.<region>.amazonaws.com).
+ */
+const bedrockFields = {
+  ...providerBase,
+  /** AWS region, e.g. `us-east-1`. @default AWS_REGION (or the profile's region), as the AWS SDK resolves it */
+  region: z.string().regex(/^[a-z]{2}(?:-[a-z]+)+-\d+$/, { message: "expected an AWS region such as 'us-east-1'" }).optional(),
+  /** A named profile of the shared AWS config files to take credentials (and region) from. @default AWS_PROFILE, or `default` */
+  profile: z.string().min(1).optional(),
+};
+/** Fields of the other providers that mean nothing to Bedrock: set, they are a mistake worth naming. */
+const NOT_FOR_BEDROCK = ['apiKey', 'apiKeyEnv', 'headers', 'transport', 'query', 'azure'] as const;
+
 export const providerSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('openai'),
@@ -174,6 +190,11 @@ export const providerSchema = z.discriminatedUnion('type', [
     preset: z.enum(PRESET_NAMES, { error: () => `unknown preset (valid: ${PRESET_NAMES.join(', ')})` }).optional(),
     capabilities: capabilitiesSchema.optional(),
   }).strict(),
+  z.object({ type: z.literal('bedrock'), ...bedrockFields }).strict().superRefine((p, ctx) => {
+    for (const field of NOT_FOR_BEDROCK) {
+      if (p[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `a bedrock provider takes no ${field}: the AWS SDK signs with the default credential chain (region, profile and baseURL are its settings)` });
+    }
+  }),
   z.object({
     type: z.literal('fake'),
     ...providerBase,

@@ -1,0 +1,32 @@
+import type { TokenUsage } from '@aws-sdk/client-bedrock-runtime';
+import type { FinishReason, Usage } from '../../src/types.js';
+
+const FINISH: Readonly<Record<string, FinishReason>> = {
+  end_turn: 'stop', stop_sequence: 'stop', max_tokens: 'length', model_context_window_exceeded: 'length',
+  tool_use: 'tool_calls', content_filtered: 'content_filter', guardrail_intervened: 'content_filter',
+};
+
+/**
+ * Converse usage, normalised: its `inputTokens` counts only the prompt neither read from nor written
+ * to the cache (the prompt-caching guide: total input = inputTokens + cacheReadInputTokens +
+ * cacheWriteInputTokens), so the input total adds both back; reads and writes are reported when above zero.
+ */
+export function converseUsage(usage: TokenUsage | undefined): Usage {
+  const read = usage?.cacheReadInputTokens ?? 0;
+  const written = usage?.cacheWriteInputTokens ?? 0;
+  const out: Usage = { inputTokens: (usage?.inputTokens ?? 0) + read + written, outputTokens: usage?.outputTokens ?? 0 };
+  if (read) out.cachedInputTokens = read;
+  if (written) out.cacheWriteTokens = written;
+  return out;
+}
+
+/**
+ * Converse's `stopReason` in the normalised vocabulary (`malformed_model_output`, `malformed_tool_use`
+ * and unknown reasons are `other`); tool calls make a normal stop `tool_calls`. With the forced
+ * `json` tool (`jsonTool`), calling it is the answer: `stop`.
+ */
+export function converseFinishReason(stopReason: string | undefined, hasToolCalls: boolean, jsonTool = false): FinishReason {
+  if (jsonTool && stopReason === 'tool_use') return 'stop';
+  const mapped = stopReason ? FINISH[stopReason] ?? 'other' : 'stop';
+  return hasToolCalls && mapped === 'stop' ? 'tool_calls' : mapped;
+}
