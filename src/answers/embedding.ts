@@ -4,7 +4,11 @@ import { approxTokens } from './tokens.js';
 /** Vector length of an embeddings model that does not say otherwise. */
 export const DEFAULT_EMBEDDING_DIMENSIONS = 1536;
 /** Native vector lengths of the models whose length is known and not the default. */
-const NATIVE_DIMENSIONS: Readonly<Record<string, number>> = { 'text-embedding-3-large': 3072 };
+const NATIVE_DIMENSIONS: Readonly<Record<string, number>> = {
+  'text-embedding-3-large': 3072,
+  // Bedrock: Titan Text Embeddings V2 and Cohere Embed v3 answer 1024 components by default.
+  'amazon.titan-embed-text-v2:0': 1024, 'cohere.embed-english-v3': 1024, 'cohere.embed-multilingual-v3': 1024,
+};
 
 /** A model's full vector length: 3072 for `text-embedding-3-large`, 1536 for any other. */
 export function nativeDimensions(model: string): number {

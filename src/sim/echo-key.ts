@@ -5,6 +5,9 @@
  */
 export function echoKeyInBody(body: unknown, key: string): unknown {
   const error = (body as { error?: { message?: unknown } } | null)?.error;
+  // Bedrock's errors keep it at the top: `{"message": ...}`.
+  const top = (body as { message?: unknown } | null)?.message;
+  if (key && !error && typeof top === 'string') return { ...(body as object), message: `${top} (key: ${key})` };
   if (!key || typeof error?.message !== 'string') return body;
   return { ...(body as object), error: { ...error, message: `${error.message} (key: ${key})` } };
 }

@@ -108,8 +108,8 @@ export const latencySchema = z.object({
 
 /** One simulated provider: the API it speaks, its limits, latency and faults. */
 export const simProviderSchema = z.object({
-  /** Which API this provider speaks: OpenAI Chat Completions, Anthropic Messages or the Gemini API (generateContent). */
-  type: z.enum(['openai', 'anthropic', 'gemini']),
+  /** Which API this provider speaks: OpenAI Chat Completions, Anthropic Messages, the Gemini API (generateContent) or Amazon Bedrock Converse. */
+  type: z.enum(['openai', 'anthropic', 'gemini', 'bedrock']),
   limits: limitsSchema.optional(),
   latency: latencySchema.optional(),
   faults: z.array(faultRuleSchema).optional(),
@@ -200,7 +200,7 @@ export const PROVIDER_DEFAULTS = Object.freeze({
   rpm: 30_000,
   tpm: 150_000_000,
   windowMs: 60_000,
-  contextTokens: { openai: 128_000, anthropic: 200_000, gemini: 1_048_576 },
+  contextTokens: { openai: 128_000, anthropic: 200_000, gemini: 1_048_576, bedrock: 200_000 },
   slowFirstByteMs: 2_000,
   afterChunks: 1,
   rateLimitRetryAfterMs: 1_000,

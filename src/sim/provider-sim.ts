@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { anthropicWire } from './anthropic-wire.js';
+import { bedrockWire } from './bedrock-wire.js';
 import { echoKeyInBody, echoKeyInFrame } from './echo-key.js';
 import { embeddingsBody, embeddingTokensOf, parseEmbeddings } from './embeddings.js';
 import { geminiEmbeddingsBody, parseGeminiEmbeddings } from './gemini-embeddings.js';
@@ -13,10 +14,10 @@ import { sendCutJson, sendJson, sendStream } from './responder.js';
 import { ResponseScope, type SimSleep } from './response-scope.js';
 import { answerFor, inputTokensOf, isSimError, type CacheSplit, type SimError } from './sim-request.js';
 import { bump, type ProviderStats } from './stats.js';
-import type { AnswerIds, Wire, WireContext } from './wire.js';
+import type { AnswerIds, PathRoute, Wire, WireContext } from './wire.js';
 
 /** Each API's wire, by the provider `type` a scenario names. */
-const WIRES: Readonly<Record<Wire['type'], Wire>> = { openai: openAIWire, anthropic: anthropicWire, gemini: geminiWire };
+const WIRES: Readonly<Record<Wire['type'], Wire>> = { openai: openAIWire, anthropic: anthropicWire, gemini: geminiWire, bedrock: bedrockWire };
 
 /** What a provider simulator is built from; `stats` is the live record it updates. */
 export interface ProviderSimDeps {
@@ -176,9 +177,9 @@ export class ProviderSim {
 
   /**
    * Answers one chat request whose body has been read, in `wire`'s format (OpenAI's Responses API
-   * shares a provider with Chat Completions); `route` is the model and streaming a Gemini URL names.
+   * shares a provider with Chat Completions); `route` is the model and streaming a URL names (Gemini, Bedrock).
    */
-  handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number, wire: Wire = this.wire, route?: { model: string; stream: boolean }): Promise<void> {
+  handle(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number, wire: Wire = this.wire, route?: PathRoute): Promise<void> {
     const { options, stats, now } = this.deps;
     const x = this.open('chat', res, arrivedAtMs, (ctx, s) => wire.headers(ctx, s));
     const key = wire.keyOf(req.headers);
@@ -234,7 +235,7 @@ export class ProviderSim {
 
     if (!request.stream) {
       // A plain request has no stream to break: the error frame becomes the status the API would send instead.
-      if (rule?.fault === 'stream_error') return x.fail({ kind: this.type === 'openai' ? 'server_error' : 'overloaded' }, 'stream_error', true, { rule, key });
+      if (rule?.fault === 'stream_error') return x.fail({ kind: this.type === 'openai' ? 'server_error' : this.type === 'bedrock' ? 'unavailable' : 'overloaded' }, 'stream_error', true, { rule, key });
       x.decided(200, rule?.fault);
       const delayMs = x.baseMs + slowMs + perTokenMs * answer.outputTokens;
       const body = wire.completion(request, answer, ids);
@@ -253,17 +254,19 @@ export class ProviderSim {
   }
 
   /**
-   * Answers one `POST /v1/embeddings` (OpenAI) or `models/{model}:batchEmbedContents` (Gemini: `model`
-   * from the URL); the simulator routes Anthropic's to a 404.
+   * Answers one embeddings request: OpenAI's `POST /v1/embeddings`, Gemini's
+   * `models/{model}:batchEmbedContents` or the API's own (Bedrock's InvokeModel), `route.model` from
+   * the URL where it names one; the simulator routes Anthropic's to a 404.
    */
-  handleEmbeddings(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number, model?: string): Promise<void> {
+  handleEmbeddings(req: IncomingMessage, res: ServerResponse, raw: string, arrivedAtMs: number, route?: PathRoute): Promise<void> {
     const { options, stats, now } = this.deps;
     const gemini = this.type === 'gemini';
-    const headersOf = gemini ? geminiWire.headers : openAIHeaders;
+    const own = this.wire.embeddings;
+    const headersOf = gemini ? geminiWire.headers : own ? (ctx: WireContext) => this.wire.headers(ctx, undefined) : openAIHeaders;
     const x = this.open('embeddings', res, arrivedAtMs, headersOf);
     const key = this.wire.keyOf(req.headers);
     if (!key && options.requireKey !== false) return x.fail({ kind: 'missing_key' }, undefined, false);
-    const request = gemini ? parseGeminiEmbeddings(raw, model ?? '') : parseEmbeddings(raw);
+    const request = gemini ? parseGeminiEmbeddings(raw, route?.model ?? '') : own ? own.parse(raw, route) : parseEmbeddings(raw);
     if (isSimError(request)) return x.fail(request);
     x.event.model = request.model;
     if (options.models && !options.models.includes(request.model)) return x.fail({ kind: 'model_not_found', model: request.model });
@@ -289,8 +292,9 @@ export class ProviderSim {
     stats.embeddings.tokens += tokens;
     x.decided(200, rule?.fault);
     const slowMs = rule?.fault === 'slow_first_byte' ? rule.delayMs ?? PROVIDER_DEFAULTS.slowFirstByteMs : 0;
-    const headers = headersOf({ ...x.ctx, processingMs: now() - arrivedAtMs + x.baseMs }, admitted.snapshot);
-    const body = gemini ? geminiEmbeddingsBody(request) : embeddingsBody(request);
+    const ctx = { ...x.ctx, processingMs: now() - arrivedAtMs + x.baseMs };
+    const headers = own ? own.headers(ctx, tokens) : headersOf(ctx, admitted.snapshot);
+    const body = gemini ? geminiEmbeddingsBody(request) : own ? own.body(request) : embeddingsBody(request);
     const delayMs = x.baseMs + slowMs;
     return rule?.fault === 'stream_cut' ? sendCutJson(x.scope, 200, headers, body, delayMs) : sendJson(x.scope, 200, headers, body, delayMs);
   }

@@ -34,21 +34,22 @@ export interface StreamPlan {
 export async function sendStream(scope: ScopeLike, headers: OutgoingHttpHeaders, frames: StreamFrames, plan: StreamPlan): Promise<void> {
   if (!(await scope.sleep(plan.firstByteMs))) return;
   const { res } = scope;
-  res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  const encoding = frames.encoding ?? 'utf8';
+  res.writeHead(200, { ...headers, 'content-type': frames.contentType ?? 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   let pending = frames.head.join('');
   for (let i = 0; i <= frames.chunks.length; i++) {
-    if (plan.cutAfter === i) return scope.cut(pending);
-    if (plan.errorAfter === i) return void res.end(pending + frames.error);
+    if (plan.cutAfter === i) return scope.cut(pending, encoding);
+    if (plan.errorAfter === i) return void res.end(pending + frames.error, encoding);
     if (i === frames.chunks.length) break;
     const waitMs = plan.chunkDelaysMs[i] ?? 0;
     if (waitMs > 0) {
-      if (pending) res.write(pending);
+      if (pending) res.write(pending, encoding);
       pending = '';
       if (!(await scope.sleep(waitMs))) return;
     }
     pending += frames.chunks[i]!.data;
   }
-  res.end(pending + frames.tail.join(''));
+  res.end(pending + frames.tail.join(''), encoding);
 }
 
 /** The part of `ResponseScope` the writers use. */

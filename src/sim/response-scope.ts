@@ -48,9 +48,9 @@ export class ResponseScope {
   }
 
   /** Ends the connection abruptly once `data` is flushed: the client sees a body cut short. */
-  cut(data: string): void {
+  cut(data: string, encoding: BufferEncoding = 'utf8'): void {
     const socket = this.res.socket;
-    if (data) this.res.write(data, () => socket?.destroy());
+    if (data) this.res.write(data, encoding, () => socket?.destroy());
     else socket?.destroy();
   }
 }

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { anthropicWire } from './anthropic-wire.js';
 import { geminiRoute } from './gemini-route.js';
 import { geminiWire } from './gemini-wire.js';
+import { bedrockWire } from './bedrock-wire.js';
 import { openAIWire } from './openai-wire.js';
 import { openAIResponsesWire } from './openai-responses-wire.js';
 import { DEFAULT_PROVIDERS, type SimulatorOptions } from './options.js';
@@ -31,6 +32,8 @@ export interface Simulator {
 // Bigger than any chat request; Anthropic's own cap on Messages is 32 MB.
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const ROUTE = /^\/(?:([^/]+)\/)?v1\/(chat\/completions|responses|messages|embeddings)$/;
+/** Bedrock's runtime paths: the model id (URL-encoded: ARNs hold `:` and `/`) and the operation. */
+const BEDROCK_ROUTE = /^\/(?:([^/]+)\/)?model\/([^/]+)\/(converse|converse-stream|invoke)$/;
 
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -94,10 +97,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       };
       if (!sim || sim.type !== 'gemini' || method !== 'POST') return refuse({ kind: 'invalid_url', method, path });
       if (raw === undefined) return refuse({ kind: 'too_large' });
-      if (gemini.method === 'batchEmbedContents') return sim.handleEmbeddings(req, res, raw, arrivedAtMs, gemini.model);
+      if (gemini.method === 'batchEmbedContents') return sim.handleEmbeddings(req, res, raw, arrivedAtMs, { model: gemini.model, stream: false });
       if (gemini.method === 'streamGenerateContent' && !gemini.sse) return refuse({ kind: 'invalid_request', message: 'The simulator streams with alt=sse only (the JSON-array form of streamGenerateContent is not simulated).' });
       return sim.handle(req, res, raw, arrivedAtMs, sim.wire, { model: gemini.model, stream: gemini.method === 'streamGenerateContent' });
     }
+    const bedrock = BEDROCK_ROUTE.exec(path);
+    if (bedrock) return routeBedrock(req, res, bedrock, arrivedAtMs);
     const match = ROUTE.exec(path);
     const embeddings = match?.[2] === 'embeddings';
     const wire = match?.[2] === 'messages' ? anthropicWire : match?.[2] === 'responses' ? openAIResponsesWire : openAIWire;
@@ -118,6 +123,25 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return reply(err.status, err.headers, err.body);
     }
     return embeddings ? sim.handleEmbeddings(req, res, raw, arrivedAtMs) : sim.handle(req, res, raw, arrivedAtMs, wire);
+  }
+
+  async function routeBedrock(req: IncomingMessage, res: ServerResponse, match: RegExpExecArray, arrivedAtMs: number): Promise<void> {
+    const sim = match[1] ? sims.get(match[1]) : firstOf('bedrock');
+    const raw = await readBody(req);
+    const ctx = { requestId: 'invalid', org: 'unknown', nowMs: arrivedAtMs, retryAfter: false };
+    const reply = (e: { status: number; headers: Record<string, string>; body: unknown }) => sendJson(new ResponseScope(res), e.status, e.headers, e.body);
+    const method = req.method ?? 'GET';
+    if (!sim || sim.type !== 'bedrock' || method !== 'POST') return reply(bedrockWire.error({ kind: 'invalid_url', method, path: match[0] }, ctx));
+    if (raw === undefined) return reply(bedrockWire.error({ kind: 'too_large' }, ctx));
+    let model: string;
+    try {
+      model = decodeURIComponent(match[2]!);
+    } catch {
+      return reply(bedrockWire.error({ kind: 'model_not_found', model: match[2]! }, ctx));
+    }
+    const operation = match[3]!;
+    if (operation === 'invoke') return sim.handleEmbeddings(req, res, raw, arrivedAtMs, { model, stream: false });
+    return sim.handle(req, res, raw, arrivedAtMs, undefined, { model, stream: operation === 'converse-stream' });
   }
 
   const server = createServer({ requestTimeout: 0, keepAlive: true, noDelay: true }, (req, res) => {

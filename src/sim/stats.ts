@@ -2,7 +2,7 @@ import type { FaultKind } from './options.js';
 
 /** Counters of one simulated provider. */
 export interface ProviderStats {
-  type: 'openai' | 'anthropic' | 'gemini';
+  type: 'openai' | 'anthropic' | 'gemini' | 'bedrock';
   /** Requests received (every one, whatever its outcome). */
   requests: number;
   /** Requests whose response has not finished yet (hangs included). */
@@ -41,7 +41,7 @@ export class StatsBook {
 
   constructor(readonly startedAtMs: number, private readonly now: () => number) {}
 
-  add(name: string, type: 'openai' | 'anthropic' | 'gemini'): ProviderStats {
+  add(name: string, type: ProviderStats['type']): ProviderStats {
     return (this.providers[name] = {
       type, requests: 0, inFlight: 0, streams: 0, byStatus: {}, byFault: {}, rateLimited: 0, overCapacity: 0, tokens: { input: 0, output: 0 }, embeddings: { requests: 0, tokens: 0 },
     });

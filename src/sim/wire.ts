@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { LimitSnapshot } from './rate-limiter.js';
+import type { SimEmbedRequest } from './embeddings.js';
 import type { SimAnswer, SimError, SimRequest } from './sim-request.js';
 
 /** Per-response facts a wire writes into headers and bodies. */
@@ -38,6 +39,10 @@ export interface StreamFrames {
   tail: string[];
   /** The mid-stream error frame this API sends after a 200. */
   error: string;
+  /** How the frames are written: `latin1` for a binary framing carried in strings (Bedrock's event stream). @default 'utf8' */
+  encoding?: 'utf8' | 'latin1';
+  /** @default 'text/event-stream; charset=utf-8' */
+  contentType?: string;
 }
 
 /** A rendered error: status, headers beyond the common ones, and body. */
@@ -47,15 +52,29 @@ export interface WireError {
   body: unknown;
 }
 
+/** What an API puts in the request path rather than the body (Bedrock's model id and operation). */
+export interface PathRoute {
+  model: string;
+  stream: boolean;
+}
+
+/** An API's own embeddings format, where it is not OpenAI's. */
+export interface WireEmbeddings {
+  parse(raw: string, route: PathRoute | undefined): SimEmbedRequest | SimError;
+  body(request: SimEmbedRequest): unknown;
+  /** The headers of a successful answer that charged `tokens` input tokens. */
+  headers(ctx: WireContext, tokens: number): Record<string, string>;
+}
+
 /** One provider API's wire format: request parsing, headers, bodies and stream frames. */
 export interface Wire {
-  readonly type: 'openai' | 'anthropic' | 'gemini';
+  readonly type: 'openai' | 'anthropic' | 'gemini' | 'bedrock';
   /** The header that carries the request id. */
   readonly requestIdHeader: string;
   /** The API key a request carries, or undefined. */
   keyOf(headers: IncomingHttpHeaders): string | undefined;
-  /** The raw body in the common shape, or the 400 the API gives for it (Gemini names the model and streaming in the URL: `route`). */
-  parse(raw: string, headers: IncomingHttpHeaders, route?: { model: string; stream: boolean }): SimRequest | SimError;
+  /** The raw body in the common shape, or the 400 the API gives for it (Gemini and Bedrock name the model and streaming in the URL: `route`). */
+  parse(raw: string, headers: IncomingHttpHeaders, route?: PathRoute): SimRequest | SimError;
   /** Whether this API's model writes a sentence before its tool calls for this request (Claude under `auto`). */
   textBeforeToolCalls(request: SimRequest): boolean;
   /** Headers every response carries: request id, account, rate-limit windows. */
@@ -65,6 +84,8 @@ export interface Wire {
   stream(request: SimRequest, answer: SimAnswer, ids: AnswerIds): StreamFrames;
   /** A new request id and answer id (`chatcmpl-...`, `msg_...`), drawn from the provider's id stream. */
   ids(random: () => number): { requestId: string; answerId: string };
+  /** Embeddings in the API's own format; absent: OpenAI's `/v1/embeddings`. */
+  embeddings?: WireEmbeddings;
 }
 
 /** `retry-after` in whole seconds, rounded up (never 0 on a 429: it would invite an instant retry). */
