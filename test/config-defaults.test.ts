@@ -53,6 +53,8 @@ const DESCRIBED: Record<string, string> = {
   'limitsSchema.burstMs': 'computed from windowMs and rpm (src/policy/pacing.ts)',
   'gatewayKeySchema.chains': 'no list: every chain of the config',
   'gatewaySchema.keys': 'an empty list (DEFAULTS.gateway.keys), written as "none"',
+  'bedrockFields.region': "resolved by the AWS SDK's region chain (AWS_REGION, the profile), not by Switchyard",
+  'bedrockFields.profile': "resolved by the AWS SDK's credential chain (AWS_PROFILE, then default), not by Switchyard",
 };
 
 const valueAt = (path: string): unknown => path.split('.').reduce<any>((o, k) => (o === undefined ? undefined : o[k]), DEFAULTS);

@@ -159,7 +159,7 @@ const fakeRespond = z.custom<(request: unknown, n: number) => unknown>((v) => ty
  * Amazon Bedrock (Converse, ConverseStream, InvokeModel for embeddings): no key here, the AWS SDK's
  * default credential chain signs every request (environment, shared config and `profile`, SSO, the
  * instance or container role). Needs the optional package `@aws-sdk/client-bedrock-runtime`.
- * `baseURL` is the runtime endpoint (@default https://bedrock-runtime.<region>.amazonaws.com).
+ * `baseURL` is the runtime endpoint (unset: the SDK's https://bedrock-runtime.<region>.amazonaws.com).
  */
 const bedrockFields = {
   ...providerBase,
