@@ -97,10 +97,12 @@ export function mapBedrockError(err: unknown, ctx: MapContext): RouterError {
   }
   const status = e.$metadata?.httpStatusCode ?? e.$response?.statusCode;
   const known = name in NAME_KIND || name === 'ModelErrorException';
-  if (e.$metadata === undefined && !known) {
-    // Not an answer from Bedrock (an exception frame of a stream is one): the socket, a timer, or a body the SDK could not read.
-    if (name === 'TimeoutError') return new RouterError('timeout', `${ctx.provider} request timed out`, { ...where, cause: err });
+  if (status === undefined && !known) {
+    // Not an answer from Bedrock (an exception frame of a stream is one): the socket, a timer, or a
+    // body the SDK could not read. The SDK's HTTP handler names a reset socket (ECONNRESET, EPIPE)
+    // a TimeoutError too; only one without a socket code is its own request timeout.
     if (causeCode(err)) return transportError(err, where, ctx.redact);
+    if (name === 'TimeoutError') return new RouterError('timeout', `${ctx.provider} request timed out`, { ...where, cause: err });
     if (/deserializ|unexpected token|JSON/i.test(rawMessage)) return Object.assign(malformedResponse(where, ctx.redact(rawMessage)), { cause: err });
     if (name === 'SyntaxError') return malformedResponse(where, ctx.redact(rawMessage));
     if (!name || name === 'Error' || name === 'TypeError') return transportError(err, where, ctx.redact);

@@ -105,6 +105,8 @@ export interface ContractHarness {
   name: string;
   /** The model the contract's requests name. */
   model: string;
+  /** The model the embed case names, where the chat model has no embeddings (Bedrock's Claude). @default model */
+  embedModel?: string;
   start?(): Promise<void>;
   stop?(): Promise<void>;
   arrange(c: ContractCase): Arranged | Promise<Arranged>;

@@ -190,7 +190,7 @@ export function runAdapterContract(harness: ContractHarness): void {
         }
         it(title, async () => {
           const arranged = await harness.arrange(c);
-          await run(arranged, c, harness.model);
+          await run(arranged, c, c === 'embed' ? harness.embedModel ?? harness.model : harness.model);
           arranged.checkSent?.();
         });
       }

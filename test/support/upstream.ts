@@ -7,6 +7,8 @@ export type Reply =
   | { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number; heldUntil?: Promise<unknown> }
   /** Server-sent events, written as given (each string is one `data:`/`event:` block without the blank line). */
   | { status?: number; headers?: Record<string, string>; sse: string[]; cutAfter?: number; delayMs?: number; end?: boolean }
+  /** Binary frames (Bedrock's event stream), each written and flushed in turn; `cutAfter` drops the socket after that many. */
+  | { status?: number; headers?: Record<string, string>; frames: Uint8Array[]; cutAfter?: number }
   /** Destroys the socket without answering (ECONNRESET / socket hang up at the client). */
   | { reset: true }
   /** Accepts and never answers until the client gives up. */
@@ -106,6 +108,18 @@ export class Upstream {
       return;
     }
     if ('hang' in reply) return;
+    if ('frames' in reply) {
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/vnd.amazon.eventstream', ...reply.headers });
+      for (let i = 0; i < reply.frames.length && !res.destroyed; i++) {
+        if (reply.cutAfter !== undefined && i >= reply.cutAfter) {
+          req.socket.destroy();
+          return;
+        }
+        await new Promise<void>((resolve) => res.write(reply.frames[i]!, () => resolve()));
+      }
+      res.end();
+      return;
+    }
     if ('sse' in reply) {
       res.writeHead(reply.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...reply.headers });
       for (let i = 0; i < reply.sse.length && !res.destroyed; i++) {
