@@ -13,6 +13,8 @@ export interface DemoOptions {
   seed?: number;
   /** Which API the rate-limited, then failing, primary speaks: OpenAI's or Gemini's. @default 'openai' */
   primary?: 'openai' | 'gemini';
+  /** Which API the healthy second target speaks: Anthropic Messages, or Amazon Bedrock Converse. @default 'anthropic' */
+  secondary?: SecondaryKind;
 }
 
 /** The defaults of `DemoOptions`. */
@@ -48,6 +50,21 @@ export const PRIMARY = { provider: 'openai', model: 'gpt-4o-mini' } as const;
 export const SECONDARY = { provider: 'anthropic', model: 'claude-haiku-4-5' } as const;
 /** The primary with `primary: 'gemini'`: the Gemini API's 429s (RetryInfo) and 503s instead of OpenAI's. */
 export const GEMINI_PRIMARY = { provider: 'gemini', model: 'gemini-2.5-flash' } as const;
+/** The second targets the demo can put behind the primary. */
+export const SECONDARIES = Object.freeze({
+  anthropic: SECONDARY,
+  // A cross-region inference profile id, as Claude is usually called on Bedrock.
+  bedrock: { provider: 'bedrock', model: 'us.anthropic.claude-haiku-4-5-20251001-v1:0' },
+} as const);
+/** One of `SECONDARIES`. */
+export type SecondaryKind = keyof typeof SECONDARIES;
+
+function secondaryProvider(kind: SecondaryKind, sim: Simulator): SwitchyardConfig['providers'][string] {
+  const { provider } = SECONDARIES[kind];
+  // Bedrock signs with the AWS default credential chain: no key here (runDemo puts fake ones in the environment).
+  if (kind === 'bedrock') return { type: 'bedrock', region: 'us-east-1', baseURL: sim.baseURL(provider), timeoutMs: 5_000 };
+  return { type: 'anthropic', apiKey: 'sk-ant-demo-not-a-real-key', baseURL: sim.baseURL(provider), timeoutMs: 5_000 };
+}
 
 // Shares of the run's time and of its calls: a burst while rate-limited, an outage, a gentle recovery.
 const TIME = [0.35, 0.35, 0.3];
@@ -70,6 +87,8 @@ export function demoPlan(options: DemoOptions = {}): DemoPlan {
   const primaryBurst = Math.max(1, Math.round(primaryRps));
   const gemini = options.primary === 'gemini';
   const primary = gemini ? GEMINI_PRIMARY : PRIMARY;
+  const kind = options.secondary ?? 'anthropic';
+  const secondary = SECONDARIES[kind];
   const names = ['rate limit', 'outage', 'recovery'];
   const captions = [
     `${primary.provider} admits ${primaryRpm} RPM, at most ${primaryBurst} in any second; calls arrive about twice as fast`,
@@ -87,21 +106,21 @@ export function demoPlan(options: DemoOptions = {}): DemoPlan {
         latency: { baseMs: 40, perTokenMs: 1, jitterMs: 20 },
         faults: [{ fault: 'unavailable', fromMs: bounds[1], untilMs: bounds[2] }],
       },
-      [SECONDARY.provider]: { type: 'anthropic', latency: { baseMs: 60, perTokenMs: 1, jitterMs: 30 } },
+      [secondary.provider]: { type: kind, latency: { baseMs: 60, perTokenMs: 1, jitterMs: 30 } },
     },
   };
   const outageMs = bounds[2]! - bounds[1]!;
   return {
     calls, concurrency: options.concurrency ?? DEMO_DEFAULTS.concurrency, durationMs, phases, scenario, primaryRpm, primaryBurst,
-    primary, secondary: SECONDARY,
+    primary, secondary,
     config: (sim) => ({
       providers: {
         [primary.provider]: gemini
           ? { type: 'gemini', apiKey: 'AIza-demo-not-a-real-key', baseURL: sim.baseURL(primary.provider), timeoutMs: 5_000 }
           : { type: 'openai', apiKey: 'sk-demo-not-a-real-key', baseURL: sim.baseURL(primary.provider), timeoutMs: 5_000 },
-        [SECONDARY.provider]: { type: 'anthropic', apiKey: 'sk-ant-demo-not-a-real-key', baseURL: sim.baseURL(SECONDARY.provider), timeoutMs: 5_000 },
+        [secondary.provider]: secondaryProvider(kind, sim),
       },
-      chains: { default: [`${primary.provider}:${primary.model}`, `${SECONDARY.provider}:${SECONDARY.model}`] },
+      chains: { default: [`${primary.provider}:${primary.model}`, `${secondary.provider}:${secondary.model}`] },
       // Short waits so a 429 hands over rather than holds a caller; a breaker that reacts within the outage.
       retry: { maxAttempts: 2, baseDelayMs: 50, maxDelayMs: 400, maxInlineWaitMs: 250 },
       breaker: {

@@ -40,6 +40,27 @@ export interface DemoHooks {
   onRequest?(event: SimRequestEvent): void;
 }
 
+/**
+ * Bedrock signs with the AWS default credential chain, whose first link is the environment: the
+ * demo puts fake keys there for its run (the simulator checks no signature), so it never signs with
+ * the user's real ones nor asks an instance metadata service, and puts back what was there.
+ */
+function demoAwsCredentials(): () => void {
+  const fakes: Record<string, string> = {
+    AWS_ACCESS_KEY_ID: 'AKIDSWITCHYARDDEMO00', AWS_SECRET_ACCESS_KEY: 'demo-not-a-real-secret-key', AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  };
+  const saved = Object.fromEntries(['AWS_SESSION_TOKEN', ...Object.keys(fakes)].map((name) => [name, process.env[name]]));
+  delete process.env.AWS_SESSION_TOKEN;
+  Object.assign(process.env, fakes);
+  return () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}
+
 const PROMPTS = [
   'What does a circuit breaker do?', 'Why should a quota error never be retried?', 'How long should I wait after a 429?',
   'What is a fallback chain?', 'Why put jitter on a retry?', 'What does retry-after mean?',
@@ -53,6 +74,7 @@ const PROMPTS = [
  */
 export async function runDemo(options: DemoOptions = {}, hooks: DemoHooks = {}): Promise<DemoResult> {
   const plan = demoPlan(options);
+  const restoreEnv = plan.secondary.provider === 'bedrock' ? demoAwsCredentials() : () => {};
   const sim = await startSimulator({ ...plan.scenario, onRequest: hooks.onRequest });
   const router = createRouter(plan.config(sim), { env: {} });
   const startedAtMs = sim.stats().startedAtMs;
@@ -94,6 +116,7 @@ export async function runDemo(options: DemoOptions = {}, hooks: DemoHooks = {}):
     tally.stop();
     await router.close();
     await sim.stop();
+    restoreEnv();
   }
   return { plan, simulatorURL: sim.url, tally, simulator: sim.stats(), answered, failed, failures, latenciesMs, elapsedMs: Date.now() - startedAtMs };
 }

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { createRouter, type Router } from '../../src/router.js';
 import { startSimulator, type SimProviderOptions, type SimRequestEvent, type Simulator } from '../../src/sim/index.js';
-import type { Message, StreamEvent } from '../../src/types.js';
+import type { StreamEvent } from '../../src/calls/stream.js';
+import type { Message } from '../../src/types.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 

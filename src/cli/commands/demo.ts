@@ -2,14 +2,15 @@ import { parseArgs } from 'node:util';
 import { parseFlags, wholeNumberFlag } from '../args.js';
 import { UsageError, type CliCommand } from '../command.js';
 import { demoIntro, demoSummary, phaseLine, progressLine } from '../demo-report.js';
-import { DEMO_DEFAULTS, type DemoPlan } from '../demo-plan.js';
+import { DEMO_DEFAULTS, SECONDARIES, type DemoPlan, type SecondaryKind } from '../demo-plan.js';
 import { liveLine } from '../live-line.js';
 import { runDemo, type DemoProgress } from '../run-demo.js';
 
 const USAGE = `Usage: switchyard demo [options]
 
 Starts the provider simulator in-process and sends a few hundred calls, several at a time, through a
-chain of two providers (OpenAI first, or Gemini with --primary gemini; Anthropic second; the real wire
+chain of two providers (OpenAI first, or Gemini with --primary gemini; Anthropic second, or Bedrock with
+--secondary bedrock; the real wire
 formats, fake keys, no network) while the primary first hits its rate limit, then has an outage, then
 recovers. Ends with a table per target:
 requests, successes, 429s, 5xx, skipped without a request (circuit open, cooling, parked, local limit),
@@ -21,15 +22,22 @@ Options:
   --concurrency N   calls in flight at once, at most (default: ${DEMO_DEFAULTS.concurrency})
   --seed N          the simulator's seed (default: ${DEMO_DEFAULTS.seed})
   --primary API     openai or gemini: which API the rate-limited, then failing, primary speaks (default: openai)
+  --secondary API   anthropic or bedrock: which API the healthy second target speaks (Bedrock through the AWS SDK) (default: anthropic)
   -h, --help        this help
 
 Exit codes: 0 when no call failed for the user, 1 otherwise, 2 for a usage error.`;
 
-const OPTIONS = { calls: { type: 'string' }, seconds: { type: 'string' }, concurrency: { type: 'string' }, seed: { type: 'string' }, primary: { type: 'string' } } as const;
+const OPTIONS = { calls: { type: 'string' }, seconds: { type: 'string' }, concurrency: { type: 'string' }, seed: { type: 'string' }, primary: { type: 'string' }, secondary: { type: 'string' } } as const;
 
 function primaryFlag(value: string | undefined): 'openai' | 'gemini' | undefined {
   if (value === undefined || value === 'openai' || value === 'gemini') return value;
   throw new UsageError(`--primary must be openai or gemini, not "${value}"`);
+}
+
+function secondaryFlag(value: string | undefined): SecondaryKind | undefined {
+  if (value === undefined) return undefined;
+  if (Object.hasOwn(SECONDARIES, value)) return value as SecondaryKind;
+  throw new UsageError(`--secondary must be one of ${Object.keys(SECONDARIES).join(', ')} (got "${value}")`);
 }
 
 /** `switchyard demo` (what `npm start` runs). */
@@ -45,6 +53,7 @@ export const command: CliCommand = {
       concurrency: wholeNumberFlag('concurrency', values.concurrency, 1, 10_000),
       seed: wholeNumberFlag('seed', values.seed, 0),
       primary: primaryFlag(values.primary),
+      secondary: secondaryFlag(values.secondary),
     };
     // Everything goes to stdout: the live line only when stdout is a terminal, so a log stays plain.
     const live = liveLine(io.stdout, io.isTTY);
