@@ -42,6 +42,8 @@ const CASES: Array<[status: number, type: string, message: string, kind: RouterE
   [400, 'ValidationException', 'Input is too long for requested model.', 'context_length', 'throw'],
   [400, 'ValidationException', 'The model returned the following errors: prompt is too long: 227255 tokens > 200000 maximum', 'context_length', 'throw'],
   [400, 'ValidationException', 'The maximum tokens you requested exceeds the model limit of 4096.', 'bad_request', 'throw'],
+  [400, 'ValidationException', "This model doesn't support the toolConfig.toolChoice.any field. Remove toolConfig.toolChoice.any and try again.", 'unsupported', 'fall_through'],
+  [400, 'ValidationException', "The model returned the following errors: This model doesn't support tool use in streaming mode.", 'unsupported', 'fall_through'],
   [403, 'AccessDeniedException', "You don't have access to the model with the specified model ID.", 'auth', 'throw'],
   [403, 'UnrecognizedClientException', 'The security token included in the request is invalid.', 'auth', 'throw'],
   [403, 'ExpiredTokenException', 'The security token included in the request is expired', 'auth', 'throw'],

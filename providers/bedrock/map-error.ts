@@ -49,6 +49,9 @@ const CONTEXT_MESSAGE = /input is too long|prompt is too long|exceeds? (?:the )?
 // The daily token quota arrives as a ThrottlingException ("Too many tokens per day, please wait
 // before trying again."): no wait of seconds meets it, so it parks the provider like a quota.
 const PER_DAY = /per day/i;
+// "This model doesn't support the toolConfig.toolChoice.any field", "... doesn't support tool use in
+// streaming mode": the request is fine, this model cannot carry it; another target may.
+const NOT_SUPPORTED = /(?:doesn't|does not) support|is not supported|isn't supported/i;
 const CREDENTIALS = /credential|Could not load|security token|session token/i;
 
 interface AwsError {
@@ -64,6 +67,7 @@ interface AwsError {
 function kindOf(name: string, status: number | undefined, message: string, e: AwsError): ErrorKind {
   if (name === 'ThrottlingException' && PER_DAY.test(message)) return 'quota_exhausted';
   if (name === 'ValidationException' && CONTEXT_MESSAGE.test(message)) return 'context_length';
+  if (name === 'ValidationException' && NOT_SUPPORTED.test(message)) return 'unsupported';
   // A model's own error: the original status says whose fault it was.
   if (name === 'ModelErrorException') {
     const original = e.originalStatusCode;

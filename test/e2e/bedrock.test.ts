@@ -68,6 +68,14 @@ describe('a bedrock -> openai chain', () => {
     expect([sent('aws'), sent('openai')]).toEqual([1, 0]);
   });
 
+  it('takes an inference-profile ARN as the model name: the SDK encodes it into the path and Bedrock answers for it', async () => {
+    const arn = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-haiku-4-5-20251001-v1:0';
+    const { router, seen } = await setup({ config: { chains: { default: [`aws:${arn}`] } } });
+    const res = await router.chat(ask());
+    expect(res).toMatchObject({ provider: 'aws', model: arn, finishReason: 'stop' });
+    expect(seen).toEqual([expect.objectContaining({ provider: 'aws', model: arn, status: 200 })]);
+  });
+
   it('retries a ThrottlingException with backoff (Bedrock sends no hint), then falls through to openai and cools the target', async () => {
     const { router, sent, clock } = await setup({ bedrock: { faults: [{ fault: 'rate_limit' }] } });
     const res = await router.chat(ask());
