@@ -33,7 +33,7 @@ describe('the event-stream framing', () => {
     expect(frame.readUInt32BE(0)).toBe(frame.length);
     expect(decodeEventMessages(frame)).toEqual([{ headers: { ':event-type': 'messageStart', ':message-type': 'event' }, payload: '{"role":"assistant"}' }]);
     const broken = Buffer.from(frame);
-    broken[broken.length - 6] ^= 0xff;
+    broken[broken.length - 6] = broken[broken.length - 6]! ^ 0xff;
     expect(() => decodeEventMessages(broken)).toThrow(/checksum/);
   });
 });
