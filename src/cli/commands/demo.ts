@@ -9,10 +9,9 @@ import { runDemo, type DemoProgress } from '../run-demo.js';
 const USAGE = `Usage: switchyard demo [options]
 
 Starts the provider simulator in-process and sends a few hundred calls, several at a time, through a
-chain of two providers (OpenAI first, or Gemini with --primary gemini; Anthropic second, or Bedrock with
---secondary bedrock; the real wire
-formats, fake keys, no network) while the primary first hits its rate limit, then has an outage, then
-recovers. Ends with a table per target:
+chain of two providers (OpenAI first, or Gemini with --primary gemini; Anthropic second, or Bedrock
+with --secondary bedrock; the real wire formats, fake keys, no network) while the primary first hits
+its rate limit, then has an outage, then recovers. Ends with a table per target:
 requests, successes, 429s, 5xx, skipped without a request (circuit open, cooling, parked, local limit),
 fall-throughs, breaker transitions, p50/p95 latency, and how many calls failed for the user.
 
