@@ -59,9 +59,10 @@ export function bedrockAdapter(ctx: AdapterContext): ProviderAdapter {
         throw map(err);
       }
       if (!data?.output) throw malformedResponse(where, 'no output');
+      const usage = converseUsage(data.usage);
       return {
         ...converseAnswer(data, where, usesJsonTool(request)),
-        usage: converseUsage(data.usage),
+        ...(usage ? { usage } : {}),
         model: request.model,
         ...(data.$metadata?.requestId ? { requestId: data.$metadata.requestId } : {}),
       };

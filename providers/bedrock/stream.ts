@@ -21,7 +21,7 @@ export interface BedrockStreamContext {
  * frames (`throttlingException`, `modelStreamErrorException`, ...) as errors while iterating:
  * `messageStart`, content-block starts, deltas and stops, `messageStop` with the stop reason, then
  * `metadata` with the usage. The answer finishes at `metadata` (or at the end of the body after a
- * `messageStop`, usage then unknown); a body that ends before `messageStop` is cut short.
+ * `messageStop`, its usage then unknown); a body that ends before `messageStop` is cut short.
  */
 export async function* streamBedrock(ctx: BedrockStreamContext, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
   const input = converseInput(request, ctx.where.provider);
@@ -41,13 +41,14 @@ export async function* streamBedrock(ctx: BedrockStreamContext, request: Provide
   const blocks = new ConverseBlockTracker(jsonTool);
   let stopReason: string | undefined;
   let stopped = false;
-  const finish = (usage?: Parameters<typeof converseUsage>[0]): ProviderStreamEvent => {
+  const finish = (reported?: Parameters<typeof converseUsage>[0]): ProviderStreamEvent => {
     const replay = blocks.reasoningBlocks();
     const providerParts = replay ? reasoningParts(replay) : undefined;
+    const usage = converseUsage(reported);
     return {
       type: 'finish',
       finishReason: converseFinishReason(stopReason, blocks.toolCalls > 0, jsonTool),
-      usage: converseUsage(usage),
+      ...(usage ? { usage } : {}),
       ...(providerParts ? { providerParts } : {}),
     };
   };

@@ -9,12 +9,15 @@ const FINISH: Readonly<Record<string, FinishReason>> = {
 /**
  * Converse usage, normalised: its `inputTokens` counts only the prompt neither read from nor written
  * to the cache (the prompt-caching guide: total input = inputTokens + cacheReadInputTokens +
- * cacheWriteInputTokens), so the input total adds both back; reads and writes are reported when above zero.
+ * cacheWriteInputTokens), so the input total adds both back; reads and writes are reported when above
+ * zero. Undefined when the input or the output count is missing (a stream whose `metadata` never
+ * came): unknown, never a count made up as 0.
  */
-export function converseUsage(usage: TokenUsage | undefined): Usage {
-  const read = usage?.cacheReadInputTokens ?? 0;
-  const written = usage?.cacheWriteInputTokens ?? 0;
-  const out: Usage = { inputTokens: (usage?.inputTokens ?? 0) + read + written, outputTokens: usage?.outputTokens ?? 0 };
+export function converseUsage(usage: TokenUsage | undefined): Usage | undefined {
+  if (typeof usage?.inputTokens !== 'number' || typeof usage.outputTokens !== 'number') return undefined;
+  const read = usage.cacheReadInputTokens ?? 0;
+  const written = usage.cacheWriteInputTokens ?? 0;
+  const out: Usage = { inputTokens: usage.inputTokens + read + written, outputTokens: usage.outputTokens };
   if (read) out.cachedInputTokens = read;
   if (written) out.cacheWriteTokens = written;
   return out;

@@ -7,6 +7,7 @@ import { startHarness } from '../gateway/gateway-harness.js';
 import { silentLogger } from '../eval/helpers.js';
 import { OPENAI_PATH, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
 import { anthropicUsage } from '../../providers/anthropic/usage.js';
+import { converseUsage } from '../../providers/bedrock/usage.js';
 import { geminiUsage } from '../../providers/gemini/usage.js';
 import { responsesUsage } from '../../providers/openai/responses/answer.js';
 import { openAIUsage } from '../../providers/openai/usage.js';
@@ -55,6 +56,7 @@ describe('usage a provider did not report', () => {
     ['OpenAI Responses', responsesUsage, { input_tokens: 17, output_tokens: 10 }, { output_tokens: 10 }],
     ['Anthropic', anthropicUsage, { input_tokens: 17, output_tokens: 10 }, { input_tokens: 17 }],
     ['Gemini', geminiUsage, { promptTokenCount: 17, candidatesTokenCount: 10 }, { candidatesTokenCount: 10 }],
+    ['Bedrock Converse', converseUsage, { inputTokens: 17, outputTokens: 10, totalTokens: 27 }, { inputTokens: 17 }],
   ] as Array<[string, (u: never) => unknown, object, object]>)('every adapter reads a missing or partial %s usage as unknown, never as 0', (_api, read, full, partial) => {
     expect(read(full as never)).toEqual({ inputTokens: 17, outputTokens: 10 });
     expect(read(undefined as never)).toBeUndefined();
