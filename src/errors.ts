@@ -1,14 +1,9 @@
-import type { Attempt, RateLimitSnapshot } from './types.js';
+import type { Attempt, ErrorKind, RateLimitSnapshot } from './types.js';
 
-/** Every way a call can fail, in one list; the decision table in src/decide/ is keyed on it. */
-export const ERROR_KINDS = Object.freeze([
-  'rate_limited', 'quota_exhausted', 'server', 'timeout', 'transport', 'circuit_open', 'local_limit',
-  'bad_request', 'context_length', 'content_filter', 'auth', 'not_found', 'aborted', 'invalid_request',
-  'config', 'exhausted', 'invalid_output', 'unsupported',
-] as const);
-
-/** One of `ERROR_KINDS`. */
-export type ErrorKind = (typeof ERROR_KINDS)[number];
+// The kinds are words of the floor (src/types.ts, which `Attempt` needs too); they are exported
+// from here as well, beside the error they classify.
+export { ERROR_KINDS } from './types.js';
+export type { ErrorKind } from './types.js';
 
 /** The facts a `RouterError` carries besides its kind and message. */
 export interface RouterErrorFacts {

@@ -1,5 +1,17 @@
 import type { ZodType } from 'zod';
-import type { ErrorKind } from './errors.js';
+
+// The lowest floor: the words every layer shares (src/errors.ts, the policies, the providers'
+// spec and adapters). It imports nothing of ours, so nothing can import it in a circle.
+
+/** Every way a call can fail, in one list; the decision table in src/decide/ is keyed on it. */
+export const ERROR_KINDS = Object.freeze([
+  'rate_limited', 'quota_exhausted', 'server', 'timeout', 'transport', 'circuit_open', 'local_limit',
+  'bad_request', 'context_length', 'content_filter', 'auth', 'not_found', 'aborted', 'invalid_request',
+  'config', 'exhausted', 'invalid_output', 'unsupported',
+] as const);
+
+/** One of `ERROR_KINDS`. */
+export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 /** A JSON Schema object (draft 2020-12 as the providers take it), passed through as written. */
 export type JSONSchema = Record<string, unknown>;
