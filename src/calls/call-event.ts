@@ -1,7 +1,8 @@
 import { isRouterError } from '../errors.js';
 import { callRef } from '../observe/event-refs.js';
 import type { CallEvent } from '../observe/events.js';
-import type { Call, Runtime } from '../runtime.js';
+import type { Call } from '../runtime/call.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { ChatResult, EmbedResult } from '../types.js';
 import type { StreamEvent } from './stream.js';
 

@@ -1,9 +1,11 @@
 import type { ProviderRequest, ProviderResponse } from '../../providers/types.js';
 import { promptTokenEstimate } from '../decide/token-estimate.js';
-import type { CallKind, TokenEstimate } from '../policy/call-kind.js';
+import type { TokenEstimate } from '../policy/budget.js';
+import type { CallKind } from '../policy/call-kind.js';
 import { runChain } from '../policy/run-chain.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Call, Runtime } from '../runtime.js';
+import type { Call } from '../runtime/call.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';

@@ -2,10 +2,12 @@ import type { ProviderEmbedRequest, ProviderEmbedResponse } from '../../provider
 import { embedBatches } from '../decide/embed-batches.js';
 import { heuristicTokens } from '../decide/token-estimate.js';
 import { RouterError } from '../errors.js';
-import type { CallKind, TokenEstimate } from '../policy/call-kind.js';
+import type { TokenEstimate } from '../policy/budget.js';
+import type { CallKind } from '../policy/call-kind.js';
 import { runChain, type ChainAnswer } from '../policy/run-chain.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Call, Runtime } from '../runtime.js';
+import type { Call } from '../runtime/call.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { EmbedRequest, EmbedResult } from '../types.js';
 
 /** One batch of an embed call: what the sub-call carries as its request. */

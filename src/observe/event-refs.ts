@@ -1,5 +1,5 @@
 import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Call } from '../runtime.js';
+import type { Call } from '../runtime/call.js';
 import type { CallRef, TargetRef } from './events.js';
 
 /** The fields that tie an event to its call. */

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Clock, Timer } from '../clock.js';
 import { andThen, isPromise, settled, type MaybePromise } from '../maybe-promise.js';
-import type { Call } from '../runtime.js';
+import type { Call } from '../runtime/call.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement, BudgetStore } from '../store/budget-store.js';
 import type { StoreLifecycle } from '../store/state-store.js';
 import type { RateLimitSnapshot } from '../types.js';
 import { nextCacheShare, reconcileTokens, reserveTokens, type BilledUsage, type TokenReservation } from '../decide/token-reservation.js';
-import type { TokenEstimate } from './call-kind.js';
+import type { Budget, RefusalReason, TokenEstimate } from './budget.js';
 import { FairQueue, type Waiter } from './fair-queue.js';
-import type { Budget, TargetRuntime } from './target-runtime.js';
+import type { TargetRuntime } from './target-runtime.js';
 
 /** One attempt asking for room: in its tenant's budget (if any), then in the target endpoint's. */
 export interface AdmitRequest {
@@ -27,7 +27,7 @@ export type Admitted = { ok: true; lease: Lease };
 export type Refused = {
   ok: false;
   /** `deadline`: the call's own deadline passed while it waited; `aborted`: the caller gave up. */
-  reason: 'rpm' | 'tpm' | 'itpm' | 'otpm' | 'concurrency' | 'provider' | 'too_large' | 'deadline' | 'aborted';
+  reason: RefusalReason;
   retryInMs?: number;
   budget: string;
 };

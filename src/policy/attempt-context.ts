@@ -1,9 +1,11 @@
 import type { RouterError } from '../errors.js';
 import type { MaybePromise } from '../maybe-promise.js';
-import type { Call, Runtime } from '../runtime.js';
+import type { Call } from '../runtime/call.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { Lease } from './admission.js';
 import type { AbortCause } from './attempt-scope.js';
-import type { AttemptValue, CallKind, TokenEstimate } from './call-kind.js';
+import type { TokenEstimate } from './budget.js';
+import type { AttemptValue, CallKind } from './call-kind.js';
 import type { BreakerPermit } from './circuit-breaker.js';
 import type { Endpoint, TargetRuntime } from './target-runtime.js';
 

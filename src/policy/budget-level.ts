@@ -1,8 +1,7 @@
 import { DEFAULTS } from '../config/defaults.js';
 import { configuredBurst, Pace } from '../store/pace.js';
 import type { BudgetLimits } from '../store/state-store.js';
-import type { Refused } from './admission.js';
-import type { TokenEstimate } from './call-kind.js';
+import type { RefusalReason, TokenEstimate } from './budget.js';
 
 /** The paced limits in the store's order (requests, tokens, input tokens, output tokens), with what one attempt costs in each. */
 const LIMITS = ['rpm', 'tpm', 'itpm', 'otpm'] as const;
@@ -37,7 +36,7 @@ export class BudgetLevel {
   }
 
   /** The store refused an attempt for one of the limits: that bucket is empty now, whatever this process counted. */
-  refused(reason: Refused['reason'], nowMs: number): void {
+  refused(reason: RefusalReason, nowMs: number): void {
     const pace = this.pace(LIMITS.indexOf(reason as (typeof LIMITS)[number]), nowMs);
     if (!pace) return;
     pace.refill(nowMs);

@@ -1,8 +1,9 @@
 import type { ProviderAdapter } from '../../providers/types.js';
-import type { Call } from '../runtime.js';
+import type { Call } from '../runtime/call.js';
 import type { RateLimitSnapshot } from '../types.js';
 import type { BilledUsage } from '../decide/token-reservation.js';
 import type { AttemptScope } from './attempt-scope.js';
+import type { TokenEstimate } from './budget.js';
 import type { Endpoint, TargetRuntime } from './target-runtime.js';
 
 /** Anything an attempt returns that the pipeline reads facts from. */
@@ -11,14 +12,6 @@ export interface AttemptValue {
   rateLimit?: RateLimitSnapshot;
   /** What the provider billed, to reconcile the token estimate (a stream reports it at its end). */
   usage?: BilledUsage;
-}
-
-/** What an attempt is expected to cost a provider's token limits, before it is sent. */
-export interface TokenEstimate {
-  /** Prompt tokens as the provider's limiter counts them. */
-  input: number;
-  /** The output reservation: `maxTokens`, or the target's default (0 for embeddings). */
-  output: number;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { breakerVerdict, type BreakerOutcome } from '../decide/breaker-verdict.js';
 import { RouterError, type ErrorKind } from '../errors.js';
 import { targetRef } from '../observe/event-refs.js';
-import type { Call, Runtime } from '../runtime.js';
+import type { Call } from '../runtime/call.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { AttemptContext, StepResult, TargetOutcome } from './attempt-context.js';
 import type { AttemptValue } from './call-kind.js';
 import type { TargetRuntime } from './target-runtime.js';

@@ -1,6 +1,7 @@
 import { RouterError } from '../errors.js';
 import { targetRef } from '../observe/event-refs.js';
-import type { Call, Runtime } from '../runtime.js';
+import type { Call } from '../runtime/call.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { Lease } from './admission.js';
 import type { AttemptValue, CallKind } from './call-kind.js';
 import { runTarget } from './run-target.js';

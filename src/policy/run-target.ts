@@ -1,5 +1,6 @@
 import { isPromise } from '../maybe-promise.js';
-import type { Call, Runtime } from '../runtime.js';
+import type { Call } from '../runtime/call.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { admit } from './admit.js';
 import type { AttemptContext, StepResult, TargetOutcome } from './attempt-context.js';
 import type { AttemptValue, CallKind } from './call-kind.js';

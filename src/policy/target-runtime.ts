@@ -6,16 +6,11 @@ import type { BudgetLimits } from '../store/state-store.js';
 import type { RateLimitSnapshot } from '../types.js';
 import type { AdaptiveThrottle } from './adaptive-throttle.js';
 import { BudgetLevel } from './budget-level.js';
+import type { Budget } from './budget.js';
 import type { Breakers } from './breakers.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { paced } from './pacing.js';
 import { tokenCounter, type TokenCounter } from './tokenizers.js';
-
-/** One budget an attempt must fit in: a tenant's, or a target endpoint's. */
-export interface Budget {
-  key: string;
-  limits: BudgetLimits;
-}
 
 /**
  * One rate-limited endpoint of a target: providers count chat and embeddings on separate counters,

@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from '../config/index.js';
-import type { Budget } from './target-runtime.js';
+import type { Budget } from './budget.js';
 
 /** Who a call is for: its fair-queue weight and, when configured, a budget of its own across every target. */
 export interface TenantRuntime {

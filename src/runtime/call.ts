@@ -1,0 +1,29 @@
+import type { Capability } from '../calls/capabilities.js';
+import type { TargetRuntime } from '../policy/target-runtime.js';
+import type { TenantRuntime } from '../policy/tenants.js';
+import type { Attempt } from '../types.js';
+
+// Apart from the router's Runtime: admission and the call kinds name a call, and the Runtime names
+// admission, so one file holding both made a circle of imports.
+
+/** One call to `chat`, `stream` or `embed`, from validation to result. */
+export interface Call<R = unknown> {
+  /** Unique per call within this process; every event of the call carries it. */
+  id: string;
+  operation: 'chat' | 'stream' | 'embed';
+  chain: string;
+  targets: readonly TargetRuntime[];
+  /** The caller's request, as given. */
+  request: R;
+  tenant: TenantRuntime;
+  signal?: AbortSignal;
+  /** The caller's `timeoutMs`, for messages. */
+  timeoutMs?: number;
+  startedAtMs: number;
+  /** Epoch ms after which the call must end (the caller's `timeoutMs`). */
+  deadlineAtMs?: number;
+  /** Every target tried or skipped, in order; returned on the result or the error. */
+  attempts: Attempt[];
+  /** What the request needs beyond plain text; a target lacking one is skipped (`unsupported`). */
+  needs: readonly Capability[];
+}
