@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
+import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import { providerSecrets } from '../../src/config/secret-fields.js';
 import { secretRedactor } from '../../src/observe/redact.js';
 import { SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';

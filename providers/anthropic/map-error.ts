@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
-import { retryAfterHintMs, waitHintMs } from '../../src/decide/wait-hint.js';
+import { readRateLimits } from '../shared/rate-limit-snapshot.js';
+import { retryAfterHintMs, waitHintMs } from '../shared/wait-hint.js';
 import { RouterError, type ErrorKind } from '../../src/errors.js';
 import { statusKind } from '../shared/status-kind.js';
 import { abortedError, transportError } from '../shared/transport-error.js';

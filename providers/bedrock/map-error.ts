@@ -1,5 +1,5 @@
-import { headerBag } from '../../src/decide/headers.js';
-import { retryAfterHintMs, waitHintMs } from '../../src/decide/wait-hint.js';
+import { headerBag } from '../shared/headers.js';
+import { retryAfterHintMs, waitHintMs } from '../shared/wait-hint.js';
 import { RouterError, type ErrorKind } from '../../src/errors.js';
 import { statusKind } from '../shared/status-kind.js';
 import { abortedError, causeCode, malformedResponse, transportError } from '../shared/transport-error.js';

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
+import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import { providerSecrets } from '../../src/config/secret-fields.js';
 import { secretRedactor } from '../../src/observe/redact.js';
 import { providerTransport } from '../shared/http-fetch.js';

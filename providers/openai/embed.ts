@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
+import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import type { RouterError } from '../../src/errors.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';

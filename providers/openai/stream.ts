@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
+import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import type { FinishReason, Usage } from '../../src/types.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { truncatedStream } from '../shared/stream-errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseGoDurationMs } from '../../src/decide/reset-value.js';
+import { parseGoDurationMs } from '../../providers/shared/reset-value.js';
 import { formatGoDuration, formatRfc3339 } from '../../src/sim/go-duration.js';
 
 describe('formatGoDuration', () => {

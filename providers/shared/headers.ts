@@ -1,4 +1,4 @@
-/** The one thing the decision functions need from a response's headers: a case-insensitive lookup. */
+/** The one thing the header readers need from a response's headers: a case-insensitive lookup. */
 export interface HeaderBag {
   get(name: string): string | null | undefined;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { headerBag } from '../../src/decide/headers.js';
-import { readRateLimits } from '../../src/decide/rate-limit-snapshot.js';
-import { waitHintMs } from '../../src/decide/wait-hint.js';
+import { headerBag } from './headers.js';
+import { readRateLimits } from './rate-limit-snapshot.js';
+import { waitHintMs } from './wait-hint.js';
 
 const NOW = Date.parse('2026-11-29T12:00:00Z');
 const hint = (headers: Record<string, string>, extra: { window?: 'requests' | 'tokens'; message?: string } = {}) =>

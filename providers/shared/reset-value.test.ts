@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseGoDurationMs, resetValueMs } from '../../src/decide/reset-value.js';
+import { parseGoDurationMs, resetValueMs } from './reset-value.js';
 
 const NOW = Date.parse('2026-11-29T12:00:00Z');
 

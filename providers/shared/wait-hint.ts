@@ -1,4 +1,4 @@
-import type { RateLimitSnapshot } from '../types.js';
+import type { RateLimitSnapshot } from '../../src/types.js';
 import type { HeaderBag } from './headers.js';
 import { readRateLimits } from './rate-limit-snapshot.js';
 import { boundedHint } from './bounded-hint.js';

@@ -1,4 +1,4 @@
-import type { RateLimitSnapshot, RateLimitWindow } from '../types.js';
+import type { RateLimitSnapshot, RateLimitWindow } from '../../src/types.js';
 import type { HeaderBag } from './headers.js';
 import { boundedHint } from './bounded-hint.js';
 import { resetValueMs } from './reset-value.js';
