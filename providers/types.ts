@@ -1,9 +1,91 @@
-import type { Clock } from '../src/clock.js';
-import type { ProviderType, ResolvedProvider } from '../src/config/index.js';
-import type { Logger } from '../src/observe/logger.js';
+import type { Logger } from 'pino';
 import type {
-  FinishReason, JSONSchema, Message, ProviderParts, RateLimitSnapshot, ReasoningOptions, ToolCall, ToolChoice, Usage,
+  Clock, FinishReason, JSONSchema, Message, ProviderParts, RateLimitSnapshot, ReasoningOptions, ToolCall, ToolChoice, Usage,
 } from '../src/types.js';
+import type { PresetName } from './presets/catalog.js';
+
+// The provider spec: everything an adapter is given and must return. Adapters import this file,
+// src/errors.ts, src/types.ts, providers/shared and their own folder, nothing else of src: what
+// they read of the config is declared here, and the router's resolved config must fit it (the
+// router hands its providers to `createAdapter`, so tsc checks that on every build).
+
+export type { Clock, Logger };
+
+/** A failure the fake provider can be scripted to answer with. */
+export type FakeFailureKind =
+  | 'rate_limited' | 'quota_exhausted' | 'server' | 'timeout' | 'transport' | 'bad_request' | 'context_length'
+  | 'content_filter' | 'auth' | 'not_found';
+
+/**
+ * One scripted outcome of the in-process `fake` provider. The config's `fakeStepSchema`
+ * (src/config/schema.ts) documents each field; test/architecture/provider-spec.test.ts holds the
+ * two types equal.
+ */
+export type FakeStep =
+  | 'ok'
+  | 'hang'
+  | {
+    text?: string;
+    finishReason?: FinishReason;
+    latencyMs?: number;
+    cutAfterChunks?: number;
+    toolCalls?: Array<{ name: string; arguments?: Record<string, unknown>; id?: string }>;
+    invalidJson?: boolean;
+    usage?: { cachedInputTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
+  }
+  | { fail: FakeFailureKind; status?: number; code?: string; retryAfterMs?: number; message?: string; latencyMs?: number; afterChunks?: number };
+
+/** The defaults of the settings adapters read; the config's `DEFAULTS.provider` takes them from here. */
+export const PROVIDER_SETTING_DEFAULTS = Object.freeze({
+  transport: 'node-http' as 'node-http' | 'fetch',
+  azure: false,
+});
+
+/** What every adapter reads of its provider's resolved config. */
+interface ProviderSettingsBase {
+  /** The provider's key under `providers`. */
+  name: string;
+  baseURL?: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  /** The API key (`apiKey`, or the variable `apiKeyEnv` names); never logged. */
+  resolvedApiKey?: string;
+  /** `node-http` (Node's http client, the adapter's own keep-alive pool) or the SDK's own `fetch`. @default 'node-http' */
+  transport?: 'node-http' | 'fetch';
+  /** OpenAI-speaking providers: Azure OpenAI through the SDK's Azure client. @default false */
+  azure?: boolean;
+}
+
+/** One provider's resolved config as its adapter sees it, by `type`. */
+export type ProviderSettings =
+  | (ProviderSettingsBase & {
+    type: 'openai';
+    /** Which OpenAI API the adapter calls: Chat Completions, or the Responses API. @default 'chat' */
+    api?: 'chat' | 'responses';
+  })
+  | (ProviderSettingsBase & { type: 'anthropic' })
+  | (ProviderSettingsBase & { type: 'gemini' })
+  | (ProviderSettingsBase & {
+    type: 'bedrock';
+    /** AWS region; unset, the AWS SDK resolves it (AWS_REGION, the profile's). */
+    region?: string;
+    /** A named profile of the shared AWS config files to take credentials (and region) from. */
+    profile?: string;
+  })
+  | (ProviderSettingsBase & {
+    type: 'openai-compatible';
+    /** The service whose error dialect and header names the adapter reads (the config filled in the rest). */
+    preset?: PresetName;
+  })
+  | (ProviderSettingsBase & {
+    type: 'fake';
+    script?: FakeStep[];
+    respond?: (request: unknown, n: number) => unknown;
+    latencyMs?: number;
+  });
+
+/** The provider types an adapter exists for (the config's `providers.*.type`). */
+export type ProviderType = ProviderSettings['type'];
 
 /** A tool as adapters see it: the schema already JSON Schema (zod converted once, by the router). */
 export interface ProviderTool {
@@ -148,7 +230,13 @@ export interface ProviderAdapter {
 
 /** What every adapter factory receives. */
 export interface AdapterContext {
-  provider: ResolvedProvider;
+  provider: ProviderSettings;
   clock: Clock;
   logger: Logger;
+  /**
+   * Hides this provider's secrets (its API key, the values of its `headers` and `query`) in a
+   * text: providers echo keys back in error messages, so every message that leaves the adapter
+   * passes through it. The router builds it from the config; adapters never read the secrets' rules.
+   */
+  redact: (text: string) => string;
 }

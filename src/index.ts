@@ -15,7 +15,7 @@ export type {
 } from './types.js';
 export type { RouterEvents, RouterEventName, Listener } from './observe/events.js';
 export { systemClock } from './clock.js';
-export type { Clock, Timer, TimerOptions } from './clock.js';
+export type { Clock, Timer, TimerOptions } from './types.js';
 export { memoryStore } from './store/memory-store.js';
 export { redisStore } from './store/redis-store.js';
 export type { RedisStoreOptions } from './store/redis-store.js';

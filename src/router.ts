@@ -11,7 +11,8 @@ import { chatCall } from './calls/chat.js';
 import { embedCall } from './calls/embed.js';
 import { embedChainProblem } from './calls/embed-chain.js';
 import { streamCall, type StreamEvent } from './calls/stream.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock } from './clock.js';
+import type { Clock } from './types.js';
 import { resolveConfig, type ResolvedConfig, type SwitchyardConfig } from './config/index.js';
 import { providerSecrets, urlPassword } from './config/secret-fields.js';
 import { RouterError } from './errors.js';
@@ -126,7 +127,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     events.emit('breaker', by ? { key, state, callId: by.id, tenant: by.tenant.name, chain: by.chain, operation: by.operation } : { key, state });
   }, store.shared ? roleOf(store, 'breakers') : undefined);
   const adapters = new Map<string, ProviderAdapter>();
-  for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger }));
+  for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger, redact: secretRedactor(providerSecrets(provider)) }));
   const closer = new AbortController();
   const rt: Runtime = {
     config: resolved, chains: buildTargets(resolved, adapters, breakers), clock, events, logger, store,

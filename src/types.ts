@@ -269,3 +269,41 @@ export interface EmbedResult {
   attempts: Attempt[];
   latencyMs: number;
 }
+
+/** The text a message carries (text parts joined; images and files are not text), for estimates and displays. */
+export function messageText(message: Message): string {
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  if (content === null) return '';
+  let text = '';
+  for (const part of content) if (part.type === 'text') text += part.text;
+  return text;
+}
+
+/** A timer set on a `Clock`; clearing it twice, or after it fired, does nothing. */
+export interface Timer {
+  clear(): void;
+}
+
+/** Options of `Clock.setTimer`. */
+export interface TimerOptions {
+  /** The timer alone does not keep the process alive (housekeeping: breaker windows, stall sweeps). @default false */
+  unref?: boolean;
+}
+
+/**
+ * Time as the router sees it: every layer that reads the time or waits takes it from here, so a
+ * test can inject a clock it moves by hand and every timer follows.
+ */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Calls `fn` once, `ms` from now, unless cleared first. */
+  setTimer(ms: number, fn: () => void, options?: TimerOptions): Timer;
+  /**
+   * True when this clock is the process's own time, the time the SDKs' own request timeouts run on:
+   * only then may the router hand an attempt's timeout to the SDK instead of timing it itself.
+   */
+  readonly isWallClock?: boolean;
+}

@@ -1,9 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
-import { providerSecrets } from '../../src/config/secret-fields.js';
-import { secretRedactor } from '../../src/observe/redact.js';
-import { SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
 import { providerTransport } from '../shared/http-fetch.js';
+import { SDK_BACKSTOP_TIMEOUT_MS } from '../shared/sdk-backstop.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
@@ -20,11 +18,10 @@ export { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 /**
  * The `anthropic` adapter: the Messages API through the official SDK with its retries off. It has no
  * `embed` (Anthropic has no embeddings API), so its traits carry no `maxEmbeddingInputs`.
- * @example const adapter = anthropicAdapter({ provider, clock, logger });
+ * @example const adapter = anthropicAdapter({ provider, clock, logger, redact });
  */
 export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
-  const { provider, clock } = ctx;
-  const redact = secretRedactor(providerSecrets(provider));
+  const { provider, clock, redact } = ctx;
   const transport = providerTransport(provider);
   const client = new Anthropic({
     apiKey: provider.resolvedApiKey ?? null,

@@ -27,7 +27,7 @@ function httpOptions(options: ProviderCallOptions): { abortSignal?: AbortSignal;
  * signing, the SDK's event-stream decoding and its default credential chain; SDK retries off.
  * Its timeouts do not cover a body (the SDK's `requestTimeout` is a socket idle timer), so every
  * attempt runs under the router's own timer and AbortSignal.
- * @example const adapter = bedrockAdapter({ provider, clock, logger });
+ * @example const adapter = bedrockAdapter({ provider, clock, logger, redact });
  */
 export function bedrockAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock } = ctx;

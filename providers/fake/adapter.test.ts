@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { approxTokens, embeddingFor, promptTokens, toolsTokens } from '../../src/answers/index.js';
+import { approxTokens, embeddingFor, promptTokens, toolsTokens } from '../shared/answers/index.js';
 import { resolveConfig } from '../../src/config/index.js';
 import { RouterError } from '../../src/errors.js';
 import { VirtualClock } from '../../src/testing/index.js';
 import { createAdapter } from '../index.js';
-import { adapterFor, failureOf, silent } from '../test-support/adapter-harness.js';
+import { adapterContext, adapterFor, failureOf } from '../test-support/adapter-harness.js';
 import type { ProviderRequest, ProviderStreamEvent } from '../types.js';
 import type { FakeAdapter } from './adapter.js';
 import { fakeAnswer } from './answer.js';
@@ -252,7 +252,7 @@ describe('fake adapter: wave 2', () => {
   it('times a request out on the injected clock, not on real timers', async () => {
     const clock = new VirtualClock({ autoAdvance: false });
     const config = resolveConfig({ providers: { f: { type: 'fake', script: ['hang'] } }, chains: { default: ['f:m'] } });
-    const a = createAdapter({ provider: config.providers.f!, clock, logger: silent });
+    const a = createAdapter(adapterContext(config.providers.f!, clock));
     const pending = a.chat(request, { signal: signal(), timeoutMs: 5_000 }).catch((e) => e);
     await clock.advance(4_999);
     expect(clock.pendingTimers).toBe(1);

@@ -1,14 +1,13 @@
 import {
   answerChunks, approxTokens, breakJson, embeddingFor, embeddingTokens, planAnswer, requestPromptTokens, stableHashHex,
   toolCallId, truncateToTokens, valueForSchema, type Answer, type PlannedToolCall,
-} from '../../src/answers/index.js';
-import type { FakeStep } from '../../src/config/index.js';
+} from '../shared/answers/index.js';
 import { RouterError } from '../../src/errors.js';
 import type { FinishReason, ToolCall, Usage } from '../../src/types.js';
 import { truncatedStream } from '../shared/stream-errors.js';
 import { abortedError } from '../shared/transport-error.js';
 import type {
-  AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderEmbedRequest, ProviderEmbedResponse, ProviderRequest,
+  AdapterContext, FakeStep, ProviderAdapter, ProviderCallOptions, ProviderEmbedRequest, ProviderEmbedResponse, ProviderRequest,
   ProviderResponse, ProviderStreamEvent,
 } from '../types.js';
 
@@ -56,7 +55,7 @@ function parseArguments(call: PlannedToolCall, where: Where): Record<string, unk
 
 /**
  * An offline provider: deterministic answers with honest token counts (the same rules as the
- * simulator, from src/answers: tool calls for requests with tools, JSON for `responseFormat`, an
+ * simulator, from providers/shared/answers: tool calls for requests with tools, JSON for `responseFormat`, an
  * answer quoting tool results after them, reasoning tokens for `reasoning`), deterministic embeddings,
  * and scriptable outcomes (`script` for successive requests of any kind, chat, stream or embed, or
  * `respond(request, n)`), for tests and running without keys. Streams send the text a word at a time

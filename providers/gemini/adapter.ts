@@ -15,7 +15,7 @@ export { GEMINI_MAX_EMBEDDING_INPUTS } from './embed.js';
  * `batchEmbedContents`) over plain HTTP on the router's transport, the key in `x-goog-api-key`. It
  * never retries and never decides; every failure leaves as a `RouterError` with facts (README.md
  * beside it says why no SDK, and what the wire looks like).
- * @example const adapter = geminiAdapter({ provider, clock, logger });
+ * @example const adapter = geminiAdapter({ provider, clock, logger, redact });
  */
 export function geminiAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock } = ctx;

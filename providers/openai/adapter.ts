@@ -1,7 +1,5 @@
 import type OpenAI from 'openai';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
-import { providerSecrets } from '../../src/config/secret-fields.js';
-import { secretRedactor } from '../../src/observe/redact.js';
 import { providerTransport } from '../shared/http-fetch.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
@@ -31,12 +29,11 @@ export const OPENAI_MAX_EMBEDDING_TOKENS = 300_000;
  * The `openai` and `openai-compatible` adapter (Azure OpenAI too, with `azure: true`): Chat
  * Completions (or, with `api: 'responses'`, the Responses API) and embeddings through the official
  * SDK with its retries off (`maxRetries: 0`); Switchyard owns the one retry loop.
- * @example const adapter = openAIAdapter({ provider, clock, logger });
+ * @example const adapter = openAIAdapter({ provider, clock, logger, redact });
  */
 export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
-  const { provider, clock } = ctx;
+  const { provider, clock, redact } = ctx;
   const compatible = provider.type === 'openai-compatible';
-  const redact = secretRedactor(providerSecrets(provider));
   const transport = providerTransport(provider);
   const dialect = provider.type === 'openai-compatible' && provider.preset ? presetDialect(provider.preset) : undefined;
   // Compatible servers' own error bodies are rewritten into OpenAI's envelope before the SDK reads them.

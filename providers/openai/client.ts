@@ -1,18 +1,17 @@
 import OpenAI, { AzureOpenAI } from 'openai';
-import type { ResolvedProvider } from '../../src/config/index.js';
 import { RouterError } from '../../src/errors.js';
-import type { Logger } from '../../src/observe/logger.js';
 import { providerQuery, splitBaseURL } from '../shared/base-url.js';
-import { DEFAULTS, SDK_BACKSTOP_TIMEOUT_MS } from '../../src/config/defaults.js';
 import type { SdkFetch } from '../shared/http-fetch.js';
+import { SDK_BACKSTOP_TIMEOUT_MS } from '../shared/sdk-backstop.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
+import { PROVIDER_SETTING_DEFAULTS, type Logger, type ProviderSettings } from '../types.js';
 
 /** Azure's API version query parameter, which its SDK client takes as an option of its own. */
 const API_VERSION = 'api-version';
 
 /** True when the provider asks for Azure OpenAI (`azure: true`), read defensively off the config. */
-export function isAzure(provider: ResolvedProvider): boolean {
-  return ((provider as { azure?: boolean }).azure ?? DEFAULTS.provider.azure) === true;
+export function isAzure(provider: ProviderSettings): boolean {
+  return (provider.azure ?? PROVIDER_SETTING_DEFAULTS.azure) === true;
 }
 
 /**
@@ -22,7 +21,7 @@ export function isAzure(provider: ResolvedProvider): boolean {
  * `api-key` header, `/deployments/<model>` paths (the chain's model is the deployment name), and
  * `api-version` from `query` or the base URL.
  */
-export function openAIClient(provider: ResolvedProvider, logger: Logger, fetch?: SdkFetch): OpenAI {
+export function openAIClient(provider: ProviderSettings, logger: Logger, fetch?: SdkFetch): OpenAI {
   const { baseURL, query } = splitBaseURL(provider.baseURL ?? 'https://api.openai.com/v1', providerQuery(provider));
   const common = {
     maxRetries: 0,

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { messageText } from '../../src/message-text.js';
+import { messageText } from '../../src/types.js';
 import type { Message } from '../../src/types.js';
 import { bareSchema, strictObjectSchema } from '../shared/json-schema.js';
 import type { ProviderResponseFormat } from '../types.js';

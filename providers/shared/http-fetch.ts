@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { DEFAULTS } from '../../src/config/defaults.js';
+import { PROVIDER_SETTING_DEFAULTS } from '../types.js';
 
 /** The `fetch` the SDKs call: what they pass and what they read back. */
 export type SdkFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -56,7 +56,7 @@ function responseHeaders(res: http.IncomingMessage): Headers {
  */
 /** The transport a provider's config asks for: ours on `node:http` (the default), or undefined for the SDK's own `fetch`. */
 export function providerTransport(provider: { transport?: 'node-http' | 'fetch' }): HttpFetch | undefined {
-  return (provider.transport ?? DEFAULTS.provider.transport) === 'fetch' ? undefined : httpFetch();
+  return (provider.transport ?? PROVIDER_SETTING_DEFAULTS.transport) === 'fetch' ? undefined : httpFetch();
 }
 
 export function httpFetch(): HttpFetch {

@@ -1,4 +1,4 @@
-import type { Logger } from '../../src/observe/logger.js';
+import type { Logger } from '../types.js';
 
 /** Routes an SDK's own warnings into our pino logger (the SDKs log to the console by default). */
 export function sdkLogger(logger: Logger, provider: string) {

@@ -1,18 +1,26 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { systemClock, type Clock } from '../../src/clock.js';
+import { systemClock } from '../../src/clock.js';
+import type { Clock } from '../../src/types.js';
 import { resolveConfig } from '../../src/config/index.js';
 import type { ProviderConfig, ResolvedProvider } from '../../src/config/index.js';
+import { providerSecrets } from '../../src/config/secret-fields.js';
 import { RouterError } from '../../src/errors.js';
+import { secretRedactor } from '../../src/observe/redact.js';
 import { createAdapter } from '../index.js';
-import type { ProviderAdapter, ProviderRequest, ProviderStreamEvent } from '../types.js';
+import type { AdapterContext, ProviderAdapter, ProviderRequest, ProviderStreamEvent } from '../types.js';
 
 export const silent = pino({ level: 'silent' });
+
+/** What the router hands an adapter for this provider: the clock, a silent logger, and its secrets' redactor. */
+export function adapterContext(provider: ResolvedProvider, clock: Clock = systemClock): AdapterContext {
+  return { provider, clock, logger: silent, redact: secretRedactor(providerSecrets(provider)) };
+}
 
 /** Builds one adapter the way the router does, from a provider config. */
 export function adapterFor(name: string, provider: ProviderConfig | Record<string, unknown>, clock: Clock = systemClock): ProviderAdapter {
   const config = resolveConfig({ providers: { [name]: provider }, chains: { default: [`${name}:m`] } });
-  return createAdapter({ provider: config.providers[name]!, clock, logger: silent });
+  return createAdapter(adapterContext(config.providers[name]!, clock));
 }
 
 /**
@@ -20,7 +28,7 @@ export function adapterFor(name: string, provider: ProviderConfig | Record<strin
  * schema does not carry yet (`query`, `azure`), which adapters read defensively.
  */
 export function adapterForResolved(provider: Omit<ResolvedProvider, 'name'> & { name?: string } & Record<string, unknown>, clock: Clock = systemClock): ProviderAdapter {
-  return createAdapter({ provider: { name: provider.type, ...provider } as ResolvedProvider, clock, logger: silent });
+  return createAdapter(adapterContext({ name: provider.type, ...provider } as ResolvedProvider, clock));
 }
 
 /** A clock whose `now` stands still at `nowMs`, for facts computed from the time (wait hints from dates). */

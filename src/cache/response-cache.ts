@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../types.js';
 import { isRouterError, RouterError } from '../errors.js';
 import type { Logger } from '../observe/logger.js';
 import { fingerprint } from '../policy/idempotency.js';

@@ -1,3 +1,5 @@
+import { PROVIDER_SETTING_DEFAULTS } from '../../providers/types.js';
+
 /**
  * Every default of the config, in one frozen object: the zod schema takes its `.default(...)`s from
  * here, every `@default` in the schema's TSDoc states the same value (test/config-defaults.test.ts
@@ -43,8 +45,9 @@ export const DEFAULTS = Object.freeze({
   provider: Object.freeze({
     /** Per attempt; for a stream, also the longest gap between chunks. */
     timeoutMs: 60_000,
-    transport: 'node-http' as 'node-http' | 'fetch',
-    azure: false,
+    // What the adapters read of a provider's config, they default by the provider spec.
+    transport: PROVIDER_SETTING_DEFAULTS.transport,
+    azure: PROVIDER_SETTING_DEFAULTS.azure,
     /** Which OpenAI API an `openai` provider calls. */
     api: 'chat' as 'chat' | 'responses',
   }),
@@ -60,12 +63,6 @@ export const DEFAULTS = Object.freeze({
   log: Object.freeze({ level: 'info' as const, logPrompts: false }),
   gateway: Object.freeze({ keys: Object.freeze([]) as readonly never[], bodyLimitBytes: 10 * 1024 * 1024, drainMs: 25_000 }),
 });
-
-/**
- * The SDK clients' own request timeout: only a backstop, never reached in practice, because the
- * router times every attempt itself (or hands the SDK each attempt's own timeout). The SDKs' default.
- */
-export const SDK_BACKSTOP_TIMEOUT_MS = 600_000;
 
 /** A stream has no overall bound, only an idle one: its concurrency slot is reclaimed after this if its process died. */
 export const STREAM_LEASE_TTL_MS = 30 * 60_000;

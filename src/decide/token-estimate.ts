@@ -1,4 +1,4 @@
-import { messageText } from '../message-text.js';
+import { messageText } from '../types.js';
 import type { Message } from '../types.js';
 
 /** A tokenizer's count for one text. */

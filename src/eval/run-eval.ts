@@ -1,4 +1,5 @@
-import { systemClock, type Clock } from '../clock.js';
+import { systemClock } from '../clock.js';
+import type { Clock } from '../types.js';
 import type { SwitchyardConfig, Target } from '../config/index.js';
 import { providerSecrets } from '../config/secret-fields.js';
 import { RouterError } from '../errors.js';

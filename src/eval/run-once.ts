@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../types.js';
 import type { Target } from '../config/index.js';
 import { isRouterError } from '../errors.js';
 import type { Router } from '../router.js';

@@ -1,4 +1,4 @@
-import type { Clock, Timer } from '../clock.js';
+import type { Clock, Timer } from '../types.js';
 
 /** Why an attempt's signal fired: the caller aborted, the call's deadline passed, or the attempt ran too long. */
 export type AbortCause = 'caller' | 'deadline' | 'attempt_timeout' | 'released' | 'closed';

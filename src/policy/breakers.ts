@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Clock, Timer } from '../clock.js';
+import type { Clock, Timer } from '../types.js';
 import type { BreakerPolicy } from '../config/index.js';
 import type { BreakerStateStore } from '../store/breaker-state.js';
 import { AdaptiveThrottle } from './adaptive-throttle.js';

@@ -1,4 +1,4 @@
-import type { Clock, Timer } from '../clock.js';
+import type { Clock, Timer } from '../types.js';
 import type { BudgetGrant } from '../store/state-store.js';
 
 /** One call waiting for room in a budget. */

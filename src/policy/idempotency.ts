@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../types.js';
 import { RouterError } from '../errors.js';
 import { toJSONSchema } from '../schema-input.js';
 import type { IdempotencyState, IdempotencyStore } from '../store/idempotency-store.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../types.js';
 import type { MaybePromise } from '../maybe-promise.js';
 import type { BreakerStateStore, SharedBreakerState } from '../store/breaker-state.js';
 

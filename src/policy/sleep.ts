@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../types.js';
 
 /**
  * Sleeps `ms` on the clock unless one of the signals aborts first (the caller's, the router's

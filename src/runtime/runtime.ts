@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../types.js';
 import type { ResolvedConfig } from '../config/index.js';
 import type { NextStepPolicy } from '../decide/next-step.js';
 import type { EventHub } from '../observe/events.js';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AnswerTool } from '../answers/index.js';
+import type { AnswerTool } from '../../providers/shared/answers/index.js';
 import type { ContentPart, Message, ToolCall, ToolChoice, ToolMessage } from '../types.js';
 import { decodeBase64, IMAGE_MEDIA_TYPES, isHttpUrl, sniffImage } from './data-url.js';
 import { textOf, type SimError, type SimRequest } from './sim-request.js';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { approxTokens, BASE58, toolCallId } from '../answers/index.js';
+import { approxTokens, BASE58, toolCallId } from '../../providers/shared/answers/index.js';
 import { parseAnthropicMessages } from './anthropic-request.js';
 import { formatRfc3339 } from './go-duration.js';
 import { randomChars } from './random.js';

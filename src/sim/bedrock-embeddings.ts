@@ -1,4 +1,4 @@
-import { embeddingFor, embeddingTokens } from '../answers/index.js';
+import { embeddingFor, embeddingTokens } from '../../providers/shared/answers/index.js';
 import type { SimEmbedRequest } from './embeddings.js';
 import type { SimError } from './sim-request.js';
 import type { WireEmbeddings } from './wire.js';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { approxTokens, BASE62, idFromKey } from '../answers/index.js';
+import { approxTokens, BASE62, idFromKey } from '../../providers/shared/answers/index.js';
 import { parseConverse } from './bedrock-request.js';
 import { bedrockEmbeddings } from './bedrock-embeddings.js';
 import { eventFrame, exceptionFrame } from './event-stream.js';

@@ -1,4 +1,4 @@
-import { acceptsDimensions, embeddingFor, embeddingTokens, embeddingToBase64, nativeDimensions } from '../answers/index.js';
+import { acceptsDimensions, embeddingFor, embeddingTokens, embeddingToBase64, nativeDimensions } from '../../providers/shared/answers/index.js';
 import { BAD_JSON, invalid } from './openai-request.js';
 import { PROVIDER_DEFAULTS } from './options.js';
 import type { SimError } from './sim-request.js';

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { approxTokens } from '../answers/index.js';
+import { approxTokens } from '../../providers/shared/answers/index.js';
 import { geminiFamily, parseGeminiRequest } from './gemini-request.js';
 import { randomChars } from './random.js';
 import type { SimAnswer, SimError, SimRequest } from './sim-request.js';

@@ -9,4 +9,4 @@ export { mulberry32 } from './random.js';
 // The deterministic answers the simulator gives, for tests that assert on them.
 export {
   approxTokens, chooseTools, embeddingFor, fakeAnswer, planAnswer, promptTokens, requestPromptTokens, toolResultAnswer, valueForSchema,
-} from '../answers/index.js';
+} from '../../providers/shared/answers/index.js';

@@ -1,4 +1,4 @@
-import type { AnswerTool } from '../answers/index.js';
+import type { AnswerTool } from '../../providers/shared/answers/index.js';
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../types.js';
 import { decodeBase64, IMAGE_MEDIA_TYPES, isHttpUrl, parseDataUrl, sniffImage } from './data-url.js';
 import { textOf, type SimError, type SimRequest } from './sim-request.js';

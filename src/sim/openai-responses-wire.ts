@@ -1,4 +1,4 @@
-import { approxTokens, toolCallId } from '../answers/index.js';
+import { approxTokens, toolCallId } from '../../providers/shared/answers/index.js';
 import { parseOpenAIChat } from './openai-request.js';
 import { openAIWire } from './openai-wire.js';
 import { randomChars } from './random.js';

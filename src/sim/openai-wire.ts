@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { approxTokens, toolCallId } from '../answers/index.js';
+import { approxTokens, toolCallId } from '../../providers/shared/answers/index.js';
 import { formatGoDuration } from './go-duration.js';
 import { parseOpenAIChat } from './openai-request.js';
 import { randomChars, randomHex } from './random.js';

@@ -1,4 +1,4 @@
-import { mulberry32, stableHash, type Random } from '../answers/index.js';
+import { mulberry32, stableHash, type Random } from '../../providers/shared/answers/index.js';
 
 export { mulberry32, type Random };
 

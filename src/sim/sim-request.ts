@@ -1,7 +1,7 @@
-import { answerChunks, planAnswer, requestPromptTokens, type Answer, type AnswerChunk, type AnswerFormat, type AnswerTool } from '../answers/index.js';
+import { answerChunks, planAnswer, requestPromptTokens, type Answer, type AnswerChunk, type AnswerFormat, type AnswerTool } from '../../providers/shared/answers/index.js';
 import type { Message, ToolChoice } from '../types.js';
 
-export { splitPieces } from '../answers/index.js';
+export { splitPieces } from '../../providers/shared/answers/index.js';
 
 /** A chat request in one shape, whichever API it arrived through. */
 export interface SimRequest {

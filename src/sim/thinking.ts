@@ -1,5 +1,5 @@
-import { messageText } from '../message-text.js';
-import { stableHashHex } from '../answers/index.js';
+import { messageText } from '../types.js';
+import { stableHashHex } from '../../providers/shared/answers/index.js';
 import type { Message } from '../types.js';
 
 const PREFIX = 'switchyard-sim-thinking:';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../types.js';
 import { DEFAULTS } from '../config/defaults.js';
 import type { MaybePromise } from '../maybe-promise.js';
 import type { Logger } from '../observe/logger.js';

@@ -1,4 +1,4 @@
-import type { Clock, Timer } from '../clock.js';
+import type { Clock, Timer } from '../types.js';
 import { isRouterError, RouterError } from '../errors.js';
 import { isPromise, type MaybePromise } from '../maybe-promise.js';
 import type { Logger } from '../observe/logger.js';

@@ -1,4 +1,4 @@
-import type { Clock, Timer, TimerOptions } from '../clock.js';
+import type { Clock, Timer, TimerOptions } from '../types.js';
 
 interface Pending {
   at: number;

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/types.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/gateway/index.js';
 import { createRouter, type Router } from '../../src/router.js';

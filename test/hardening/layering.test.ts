@@ -26,7 +26,7 @@ function importsOf(file: string): string[] {
 
 const FORBIDDEN_IMPORTS: Array<[layer: string, forbidden: RegExp]> = [
   ['src/policy', /^providers\/(openai|anthropic|fake)(\/|$)/],
-  // The simulator shares fake answers with the fake adapter through src/answers, not through its folder.
+  // The simulator shares fake answers with the fake adapter through providers/shared/answers, not through its folder.
   ['src/sim', /^providers\/fake(\/|$)/],
 ];
 

@@ -6,7 +6,7 @@ import type { SwitchyardConfig } from '../../src/config/index.js';
 import { isRouterError } from '../../src/errors.js';
 import { createSwitchyard } from '../../src/integrations/ai-sdk/index.js';
 import { createRouter, type Router } from '../../src/router.js';
-import { approxTokens, DEFAULT_EMBEDDING_DIMENSIONS, embeddingFor, embeddingTokens, fakeAnswer, promptTokens } from '../../src/answers/index.js';
+import { approxTokens, DEFAULT_EMBEDDING_DIMENSIONS, embeddingFor, embeddingTokens, fakeAnswer, promptTokens } from '../../providers/shared/answers/index.js';
 import { fakeRequests } from '../../src/testing/index.js';
 import { OPENAI_PATH, openaiBodies, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
 import { openaiSse } from '../support/sse.js';

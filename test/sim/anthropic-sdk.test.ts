@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { approxTokens, fakeAnswer, promptTokens } from '../../src/answers/index.js';
+import { approxTokens, fakeAnswer, promptTokens } from '../../providers/shared/answers/index.js';
 import { ANTHROPIC_KEY, anthropicClient, errorOf, manualClock, rawStream, useSimulators, user } from './helpers.js';
 
 const start = useSimulators();

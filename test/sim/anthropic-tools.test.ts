@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { valueForSchema } from '../../src/answers/index.js';
+import { valueForSchema } from '../../providers/shared/answers/index.js';
 import { ANTHROPIC_KEY, anthropicClient, errorOf, rawStream, useSimulators } from './helpers.js';
 
 const start = useSimulators();

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { approxTokens, embeddingFor, embeddingToBase64 } from '../../src/answers/index.js';
+import { approxTokens, embeddingFor, embeddingToBase64 } from '../../providers/shared/answers/index.js';
 import { ANTHROPIC_KEY, OPENAI_KEY, errorOf, manualClock, openAIClient, useSimulators } from './helpers.js';
 
 const start = useSimulators();

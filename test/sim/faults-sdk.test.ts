@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { fakeAnswer } from '../../src/answers/index.js';
+import { fakeAnswer } from '../../providers/shared/answers/index.js';
 import type { FaultRule, SimulatorOptions } from '../../src/sim/index.js';
 import { splitPieces } from '../../src/sim/sim-request.js';
 import { VirtualClock } from '../support/virtual-clock.js';

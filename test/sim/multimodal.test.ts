@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { IMAGE_TOKENS, promptTokens } from '../../src/answers/index.js';
+import { IMAGE_TOKENS, promptTokens } from '../../providers/shared/answers/index.js';
 import type { Message } from '../../src/types.js';
 import { anthropicClient, errorOf, openAIClient, useSimulators } from './helpers.js';
 

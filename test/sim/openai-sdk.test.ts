@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { approxTokens, fakeAnswer, promptTokens } from '../../src/answers/index.js';
+import { approxTokens, fakeAnswer, promptTokens } from '../../providers/shared/answers/index.js';
 import { parseGoDurationMs } from '../../providers/shared/reset-value.js';
 import { OPENAI_KEY, errorOf, openAIClient, rawStream, useSimulators, user } from './helpers.js';
 

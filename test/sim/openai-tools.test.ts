@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { valueForSchema } from '../../src/answers/index.js';
+import { valueForSchema } from '../../providers/shared/answers/index.js';
 import { OPENAI_KEY, errorOf, openAIClient, rawStream, useSimulators } from './helpers.js';
 
 const start = useSimulators();

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { promptTokens } from '../../src/answers/index.js';
+import { promptTokens } from '../../providers/shared/answers/index.js';
 import { parseGoDurationMs, resetValueMs } from '../../providers/shared/reset-value.js';
 import { anthropicClient, errorOf, manualClock, openAIClient, useSimulators, user } from './helpers.js';
 

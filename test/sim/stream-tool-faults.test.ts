@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { answerChunks, planAnswer } from '../../src/answers/index.js';
+import { answerChunks, planAnswer } from '../../providers/shared/answers/index.js';
 import { anthropicClient, errorOf, openAIClient, useSimulators } from './helpers.js';
 
 const start = useSimulators();

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fakeAnswer, valueForSchema } from '../../src/answers/index.js';
+import { fakeAnswer, valueForSchema } from '../../providers/shared/answers/index.js';
 import { anthropicClient, errorOf, openAIClient, useSimulators } from './helpers.js';
 
 const start = useSimulators();

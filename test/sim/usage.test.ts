@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { promptTokens } from '../../src/answers/index.js';
+import { promptTokens } from '../../providers/shared/answers/index.js';
 import { anthropicClient, openAIClient, useSimulators, user } from './helpers.js';
 
 const start = useSimulators();

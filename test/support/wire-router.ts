@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/clock.js';
+import type { Clock } from '../../src/types.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { createRouter, type Router } from '../../src/router.js';
 import { captureLogger } from './capture-logger.js';

@@ -1,6 +1,6 @@
 import type { EvalReport } from '../report-types.js';
 import { escapeHtml, excerpt } from './escape-html.js';
-import { messageText } from '../../message-text.js';
+import { messageText } from '../../types.js';
 
 const MAX_ANSWER_CHARS = 4000;
 

@@ -1,6 +1,6 @@
 import type { CaseCell, EvalReport } from '../report-types.js';
 import { escapeHtml, excerpt } from './escape-html.js';
-import { messageText } from '../../message-text.js';
+import { messageText } from '../../types.js';
 
 const SYMBOL: Readonly<Record<CaseCell['status'], string>> = { pass: '✓', fail: '✗', error: '!', mixed: '~' };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   answerChunks, breakJson, chooseTools, embeddingFor, embeddingToBase64, fakeAnswer, planAnswer, promptTokens, reasoningTokensFor,
   toolResultAnswer,
-} from '../../../src/answers/index.js';
+} from '../../../providers/shared/answers/index.js';
 import type { Message } from '../../../src/types.js';
 
 const tools = [{ name: 'get_weather' }, { name: 'get_time' }, { name: 'search' }, { name: 'search_web' }];

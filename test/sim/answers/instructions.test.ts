@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fakeAnswer, planAnswer } from '../../../src/answers/index.js';
-import { extractEntities } from '../../../src/answers/entities.js';
-import { listedOptions } from '../../../src/answers/instructed-text.js';
-import { pickOption } from '../../../src/answers/pick-option.js';
-import { promptContext } from '../../../src/answers/prompt-context.js';
-import { asksForJson, promptSchema, requestedFields } from '../../../src/answers/prompt-json.js';
+import { fakeAnswer, planAnswer } from '../../../providers/shared/answers/index.js';
+import { extractEntities } from '../../../providers/shared/answers/entities.js';
+import { listedOptions } from '../../../providers/shared/answers/instructed-text.js';
+import { pickOption } from '../../../providers/shared/answers/pick-option.js';
+import { promptContext } from '../../../providers/shared/answers/prompt-context.js';
+import { asksForJson, promptSchema, requestedFields } from '../../../providers/shared/answers/prompt-json.js';
 import type { Message } from '../../../src/types.js';
 
 const user = (content: string, system?: string): Message[] => [...(system ? [{ role: 'system' as const, content: system }] : []), { role: 'user', content }];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { valueForSchema } from '../../../src/answers/index.js';
+import { valueForSchema } from '../../../providers/shared/answers/index.js';
 
 describe('valueForSchema', () => {
   it.each([

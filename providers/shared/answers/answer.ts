@@ -1,4 +1,4 @@
-import type { JSONSchema, Message, ToolChoice } from '../types.js';
+import type { JSONSchema, Message, ToolChoice } from '../../../src/types.js';
 import { fakeAnswer } from './fake-text.js';
 import type { FillContext } from './field-value.js';
 import { breakJson, jsonAnswerText, type AnswerFormat } from './json-answer.js';

@@ -1,4 +1,4 @@
-import type { Message } from '../types.js';
+import type { Message } from '../../../src/types.js';
 
 const MAX_SNIPPET = 200;
 

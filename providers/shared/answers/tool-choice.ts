@@ -1,5 +1,5 @@
-import { messageText } from '../message-text.js';
-import type { Message, ToolChoice } from '../types.js';
+import { messageText } from '../../../src/types.js';
+import type { Message, ToolChoice } from '../../../src/types.js';
 
 /** What the rule needs of a tool: its name. */
 export interface NamedTool {

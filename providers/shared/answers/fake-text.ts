@@ -1,5 +1,5 @@
-import { messageText } from '../message-text.js';
-import type { Message } from '../types.js';
+import { messageText } from '../../../src/types.js';
+import type { Message } from '../../../src/types.js';
 import { answerLimits, withinLimits } from './answer-limits.js';
 import { instructedText } from './instructed-text.js';
 import { promptContext, type PromptContext } from './prompt-context.js';

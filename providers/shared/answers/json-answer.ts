@@ -1,4 +1,4 @@
-import type { JSONSchema } from '../types.js';
+import type { JSONSchema } from '../../../src/types.js';
 import type { FillContext } from './field-value.js';
 import { promptJsonValue } from './prompt-json.js';
 import { valueForSchema } from './schema-value.js';

@@ -1,5 +1,5 @@
-import { messageText } from '../message-text.js';
-import type { Message } from '../types.js';
+import { messageText } from '../../../src/types.js';
+import type { Message } from '../../../src/types.js';
 import { extractEntities, type Entities } from './entities.js';
 
 /** What a request's prompt says, read once for every rule that answers it (what costs a scan, only when a rule asks). */

@@ -1,5 +1,5 @@
-import { messageText } from '../message-text.js';
-import type { ContentPart, Message } from '../types.js';
+import { messageText } from '../../../src/types.js';
+import type { ContentPart, Message } from '../../../src/types.js';
 
 /** Tokens an image costs: OpenAI's price of one 512 px tile at `detail: 'low'`, of a 1024×1024 image otherwise. */
 export const IMAGE_TOKENS = { low: 85, high: 765 } as const;

@@ -1,4 +1,4 @@
-import type { JSONSchema } from '../types.js';
+import type { JSONSchema } from '../../../src/types.js';
 import { keyWords, type FillContext } from './field-value.js';
 import type { PromptContext } from './prompt-context.js';
 import { valueForSchema } from './schema-value.js';

@@ -1,4 +1,4 @@
-import type { JSONSchema } from '../types.js';
+import type { JSONSchema } from '../../../src/types.js';
 import { fieldValue, type FillContext } from './field-value.js';
 import { pickOption } from './pick-option.js';
 
