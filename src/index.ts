@@ -14,7 +14,7 @@ export type {
   SchemaInput, Usage, FinishReason, RateLimitSnapshot, RateLimitWindow, EmbedRequest, EmbedResult,
 } from './types.js';
 export type { RouterEvents, RouterEventName, Listener } from './observe/events.js';
-export { systemClock } from './clock.js';
+export { systemClock } from './time/system-clock.js';
 export type { Clock, Timer, TimerOptions } from './types.js';
 export { memoryStore } from './store/memory-store.js';
 export { redisStore } from './store/redis-store.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RouterError } from '../src/errors.js';
-import { validateRequest } from '../src/request-schema.js';
+import { validateRequest } from '../src/calls/request-schema.js';
 
 const chains = { default: [], other: [] };
 const ok = { messages: [{ role: 'user', content: 'hi' }] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../src/testing/virtual-clock.js';
-import { waitWithin } from '../src/wait-within.js';
+import { waitWithin } from '../src/time/wait-within.js';
 
 const errors = { aborted: (reason: unknown) => new Error(`aborted: ${String(reason)}`), timedOut: () => new Error('timed out') };
 

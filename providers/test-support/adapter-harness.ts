@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/time/system-clock.js';
 import type { Clock } from '../../src/types.js';
 import { resolveConfig } from '../../src/config/index.js';
 import type { ProviderConfig, ResolvedProvider } from '../../src/config/index.js';

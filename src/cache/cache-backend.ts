@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from '../store/maybe-promise.js';
 
 /** Where the response cache keeps answers: one process (a bounded LRU) or every process (Redis with TTL). */
 export interface CacheBackend {

@@ -5,7 +5,7 @@ import type { Logger } from '../observe/logger.js';
 import { fingerprint } from '../policy/idempotency.js';
 import { DEFAULT_TENANT } from '../policy/tenants.js';
 import type { ChatRequest, ChatResult } from '../types.js';
-import { waitWithin } from '../wait-within.js';
+import { waitWithin } from '../time/wait-within.js';
 import type { CacheBackend } from './cache-backend.js';
 
 /** Only complete answers are worth replaying: one cut at a limit or filtered is not the answer. */

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from '../store/maybe-promise.js';
 import type { CacheStore } from '../store/cache-store.js';
 import type { StateStore } from '../store/state-store.js';
 import { roleOf } from '../store/store-roles.js';

@@ -1,6 +1,6 @@
 import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
-import { toJSONSchema } from '../schema-input.js';
+import { toJSONSchema } from './schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
 
 function providerTool(tool: Tool): ProviderTool {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RouterError } from '../errors.js';
-import { importModule } from '../import-module.js';
+import { importModule } from './import-module.js';
 import type { SwitchyardConfig } from './schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_TIMER_MS } from '../clock.js';
+import { MAX_TIMER_MS } from '../time/system-clock.js';
 import { DEFAULTS } from './defaults.js';
 import { PRESET_NAMES } from '../../providers/presets/catalog.js';
 

@@ -1,5 +1,5 @@
 import type { Expectations, ScoreContext, ScoreResult } from './case-types.js';
-import { parseJsonAnswer } from '../json-answer.js';
+import { parseJsonAnswer } from '../calls/parse-json-answer.js';
 
 /** The expectation types, in the order they are checked and reported. */
 export const EXPECTATION_NAMES = ['contains', 'notContains', 'regex', 'equals', 'json', 'schema', 'maxLength', 'toolCall', 'object', 'score'] as const;

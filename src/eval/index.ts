@@ -6,7 +6,7 @@ export { defineCases } from './case-types.js';
 export type { CaseInput, CaseOptions, EvalCase, ExpectInput, Expectations, SchemaLike, Scorer, ScoreContext, ScoreResult } from './case-types.js';
 export { checkAnswer, EXPECTATION_NAMES } from './expectations.js';
 export type { ExpectationName, ExpectationResult } from './expectations.js';
-export { parseJsonAnswer } from '../json-answer.js';
+export { parseJsonAnswer } from '../calls/parse-json-answer.js';
 export { evalChainName, selectTargets, withEvalChains } from './eval-chains.js';
 export { priceFor, costUsd } from './cost.js';
 export { percentile, normaliseAnswer, modalShare } from './stats.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import { CasesError, parseCases } from './case-schema.js';
 import type { EvalCase } from './case-types.js';
-import { importModule } from '../import-module.js';
+import { importModule } from '../config/import-module.js';
 
 const MODULE_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
 

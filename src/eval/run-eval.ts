@@ -1,4 +1,4 @@
-import { systemClock } from '../clock.js';
+import { systemClock } from '../time/system-clock.js';
 import type { Clock } from '../types.js';
 import type { SwitchyardConfig, Target } from '../config/index.js';
 import { providerSecrets } from '../config/secret-fields.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { MAX_TIMER_MS } from '../clock.js';
+import { MAX_TIMER_MS } from '../time/system-clock.js';
 import { RouterError } from '../errors.js';
 import type { DrainReport } from './options.js';
 import type { GatewayState } from './state.js';

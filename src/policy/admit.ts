@@ -1,5 +1,5 @@
 import { RouterError } from '../errors.js';
-import { isPromise, type MaybePromise } from '../maybe-promise.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 import { abortError } from './abort-error.js';
 import type { Admitted, Refused } from './admission.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';

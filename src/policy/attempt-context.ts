@@ -1,5 +1,5 @@
 import type { RouterError } from '../errors.js';
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from '../store/maybe-promise.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Lease } from './admission.js';

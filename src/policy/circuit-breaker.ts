@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import Opossum from 'opossum';
-import { MAX_TIMER_MS } from '../clock.js';
+import { MAX_TIMER_MS } from '../time/system-clock.js';
 import type { Clock, Timer } from '../types.js';
 import type { BreakerPolicy } from '../config/index.js';
 import type { BreakerOutcome } from '../decide/breaker-verdict.js';

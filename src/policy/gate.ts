@@ -1,6 +1,6 @@
 import { missing } from '../calls/capabilities.js';
 import { RouterError } from '../errors.js';
-import { isPromise, type MaybePromise } from '../maybe-promise.js';
+import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 import type { Block } from '../store/state-store.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import type { AttemptValue } from './call-kind.js';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../types.js';
 import { RouterError } from '../errors.js';
-import { toJSONSchema } from '../schema-input.js';
+import { toJSONSchema } from '../calls/schema-input.js';
 import type { IdempotencyState, IdempotencyStore } from '../store/idempotency-store.js';
 import type { ChatRequest, ChatResult } from '../types.js';
-import { waitWithin } from '../wait-within.js';
+import { waitWithin } from '../time/wait-within.js';
 import { DEFAULT_TENANT } from './tenants.js';
 
 const POLL_MS = 25;

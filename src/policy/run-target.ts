@@ -1,4 +1,4 @@
-import { isPromise } from '../maybe-promise.js';
+import { isPromise } from '../store/maybe-promise.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { admit } from './admit.js';

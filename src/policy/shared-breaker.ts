@@ -1,5 +1,5 @@
 import type { Clock } from '../types.js';
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from '../store/maybe-promise.js';
 import type { BreakerStateStore, SharedBreakerState } from '../store/breaker-state.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 
 /** Why a target or provider is out of rotation, and until when (epoch ms). */
 export interface Block {

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 
 /**
  * The fleet's view of one circuit breaker (`breaker.shared: true`). Half-open is not stored: an open

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 import type { RateLimitSnapshot } from '../types.js';
 
 /** The limits one budget enforces over a rolling window (60 s unless a test shrinks it). */

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 
 /**
  * The cache role: the response cache (`cache` in the config) kept in the store, so every process

@@ -1,4 +1,4 @@
-import { andThen, type MaybePromise } from '../maybe-promise.js';
+import { andThen, type MaybePromise } from './maybe-promise.js';
 import type { Block, BlockStore } from './block-store.js';
 import type { FallbackCore } from './fallback-core.js';
 

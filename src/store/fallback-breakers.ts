@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 import type { BreakerStateStore, SharedBreakerState } from './breaker-state.js';
 import type { FallbackCore } from './fallback-core.js';
 

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement, BudgetStore } from './budget-store.js';
 import type { FallbackCore } from './fallback-core.js';
 import { isOutage } from './store-health.js';

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 import type { CacheStore } from './cache-store.js';
 import type { FallbackCore } from './fallback-core.js';
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../types.js';
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 import type { Logger } from '../observe/logger.js';
 import { MemoryStore } from './memory-store.js';
 import type { StateStore } from './state-store.js';

@@ -1,4 +1,4 @@
-import { andThen, type MaybePromise } from '../maybe-promise.js';
+import { andThen, type MaybePromise } from './maybe-promise.js';
 import type { FallbackCore } from './fallback-core.js';
 import type { IdempotencyRead, IdempotencyState, IdempotencyStore } from './idempotency-store.js';
 

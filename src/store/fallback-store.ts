@@ -1,6 +1,6 @@
 import type { Clock } from '../types.js';
 import { DEFAULTS } from '../config/defaults.js';
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 import type { Logger } from '../observe/logger.js';
 import type { Block } from './block-store.js';
 import type { BreakerStateStore } from './breaker-state.js';

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 
 /** What a finished idempotent call left behind. */
 export type IdempotencyState =

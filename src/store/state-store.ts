@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../maybe-promise.js';
+import type { MaybePromise } from './maybe-promise.js';
 import type { BlockStore } from './block-store.js';
 import type { BreakerStateStore } from './breaker-state.js';
 import type { BudgetStore } from './budget-store.js';

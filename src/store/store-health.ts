@@ -1,6 +1,6 @@
 import type { Clock, Timer } from '../types.js';
 import { isRouterError, RouterError } from '../errors.js';
-import { isPromise, type MaybePromise } from '../maybe-promise.js';
+import { isPromise, type MaybePromise } from './maybe-promise.js';
 import type { Logger } from '../observe/logger.js';
 
 /** How the shared store changed, as the router's `store` event reports it. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseCase } from '../../src/eval/case-schema.js';
 import type { EvalCase, ExpectInput } from '../../src/eval/case-types.js';
 import { checkAnswer, type ExpectationResult } from '../../src/eval/expectations.js';
-import { parseJsonAnswer } from '../../src/json-answer.js';
+import { parseJsonAnswer } from '../../src/calls/parse-json-answer.js';
 import { chatResult } from './helpers.js';
 
 function caseWith(expectInput: ExpectInput): EvalCase {

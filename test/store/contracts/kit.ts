@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../../../src/maybe-promise.js';
+import type { MaybePromise } from '../../../src/store/maybe-promise.js';
 
 /** A time far from 0, passed explicitly: a store must use the `nowMs` it is given, never its own clock. */
 export const T0 = 1_800_000_000_000;

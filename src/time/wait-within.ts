@@ -1,4 +1,4 @@
-import type { Clock, Timer } from './types.js';
+import type { Clock, Timer } from '../types.js';
 
 export interface WaitWithin {
   clock: Clock;

@@ -1,4 +1,4 @@
-import type { Clock, Timer, TimerOptions } from './types.js';
+import type { Clock, Timer, TimerOptions } from '../types.js';
 
 /** Node's timers take at most 2^31 - 1 ms; a longer delay fires at once (with a warning). */
 export const MAX_TIMER_MS = 2_147_483_647;

@@ -1,5 +1,5 @@
 import { z, type ZodType } from 'zod';
-import type { JSONSchema, SchemaInput } from './types.js';
+import type { JSONSchema, SchemaInput } from '../types.js';
 
 /** True for a zod (v4) schema, told from a JSON Schema object by its parse method. */
 export function isZodSchema(schema: unknown): schema is ZodType {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { MAX_TIMER_MS } from './clock.js';
-import { formatIssues } from './config/resolve-config.js';
-import { MAX_OUTPUT_TOKENS } from './config/schema.js';
-import { RouterError } from './errors.js';
+import { MAX_TIMER_MS } from '../time/system-clock.js';
+import { formatIssues } from '../config/resolve-config.js';
+import { MAX_OUTPUT_TOKENS } from '../config/schema.js';
+import { RouterError } from '../errors.js';
 import { isZodSchema } from './schema-input.js';
-import type { ChatRequest, EmbedRequest } from './types.js';
+import type { ChatRequest, EmbedRequest } from '../types.js';
 
 export { MAX_OUTPUT_TOKENS };
 
