@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type {
   Clock, FinishReason, JSONSchema, Message, ProviderParts, RateLimitSnapshot, ReasoningOptions, ToolCall, ToolChoice, Usage,
 } from '../src/types.js';
-import type { PresetName } from './presets/catalog.js';
+import type { PresetName } from './shared/presets/catalog.js';
 
 // The provider spec: everything an adapter is given and must return. Adapters import this file,
 // src/errors.ts, src/types.ts, providers/shared and their own folder, nothing else of src: what

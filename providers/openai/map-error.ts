@@ -4,7 +4,7 @@ import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import { RouterError, type ErrorKind } from '../../src/errors.js';
 import { statusKind } from '../shared/status-kind.js';
 import { abortedError, transportError } from '../shared/transport-error.js';
-import { aliasedHeaders, type PresetDialect } from '../presets/dialect.js';
+import { aliasedHeaders, type PresetDialect } from '../shared/presets/dialect.js';
 
 export interface MapContext {
   provider: string;

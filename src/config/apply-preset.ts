@@ -1,4 +1,4 @@
-import { PRESETS } from '../../providers/presets/catalog.js';
+import { PRESETS } from '../../providers/shared/presets/catalog.js';
 import type { ProviderConfig } from './schema.js';
 
 type Compatible = Extract<ProviderConfig, { type: 'openai-compatible' }>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_TIMER_MS } from '../time/system-clock.js';
 import { DEFAULTS } from './defaults.js';
-import { PRESET_NAMES } from '../../providers/presets/catalog.js';
+import { PRESET_NAMES } from '../../providers/shared/presets/catalog.js';
 
 const positiveInt = z.number().int().positive();
 /** The largest `maxTokens` any model takes; a larger one is a mistake, not a request (in a call or a chain step). */

@@ -1,4 +1,4 @@
-import type { SdkFetch } from '../shared/http-fetch.js';
+import type { SdkFetch } from '../http-fetch.js';
 
 /**
  * OpenAI's error envelope for an error body some OpenAI-compatible servers write their own way:

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../../src/errors.js';
+import type { ErrorKind } from '../../../src/errors.js';
 
 /** A case-insensitive header lookup (a Web `Headers` is one). */
 export interface HeaderLookup {

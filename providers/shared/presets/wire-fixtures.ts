@@ -1,6 +1,6 @@
 /**
  * Error answers of each preset's service, in the shapes its docs give (sources in
- * providers/presets/<name>.md). Where a doc shows the shape but no full body, the message is
+ * providers/shared/presets/<name>.md). Where a doc shows the shape but no full body, the message is
  * marked synthetic; the status, the field layout and the headers are the documented ones.
  */
 

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config/index.js';
-import { RouterError } from '../../src/errors.js';
-import { createRouter } from '../../src/router.js';
-import { captureLogger } from '../../test/support/capture-logger.js';
-import { openaiCompletion, openaiOk } from '../../test/support/fixtures.js';
-import { startUpstream, type Upstream } from '../../test/support/upstream.js';
-import { adapterFor } from '../test-support/adapter-harness.js';
+import { resolveConfig } from '../../../src/config/index.js';
+import { RouterError } from '../../../src/errors.js';
+import { createRouter } from '../../../src/router.js';
+import { captureLogger } from '../../../test/support/capture-logger.js';
+import { openaiCompletion, openaiOk } from '../../../test/support/fixtures.js';
+import { startUpstream, type Upstream } from '../../../test/support/upstream.js';
+import { adapterFor } from '../../test-support/adapter-harness.js';
 import { PRESET_NAMES, PRESETS } from './catalog.js';
 
 const resolve = (provider: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) =>

@@ -1,8 +1,8 @@
-import type { ErrorKind } from '../../src/errors.js';
+import type { ErrorKind } from '../../../src/errors.js';
 import type { PresetName } from './catalog.js';
 import { billingVerdict, type ErrorFacts, type ErrorVerdict, type PresetDialect } from './dialect.js';
 
-// Each dialect follows its service's docs; the sources, with links, are in providers/presets/<name>.md.
+// Each dialect follows its service's docs; the sources, with links, are in providers/shared/presets/<name>.md.
 
 /** OpenRouter's typed `error_type` (errors-and-debugging, "Typed Error Codes") in the normalised vocabulary. */
 const OPENROUTER_TYPES: Readonly<Record<string, ErrorKind>> = {

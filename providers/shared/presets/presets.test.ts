@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SwitchyardConfig } from '../../src/config/index.js';
-import { createRouter, type Router } from '../../src/router.js';
-import { captureLogger } from '../../test/support/capture-logger.js';
-import { openaiOk } from '../../test/support/fixtures.js';
-import { openaiSse } from '../../test/support/sse.js';
-import { startUpstream, type Reply, type Upstream } from '../../test/support/upstream.js';
-import { VirtualClock } from '../../src/testing/virtual-clock.js';
+import type { SwitchyardConfig } from '../../../src/config/index.js';
+import { createRouter, type Router } from '../../../src/router.js';
+import { captureLogger } from '../../../test/support/capture-logger.js';
+import { openaiOk } from '../../../test/support/fixtures.js';
+import { openaiSse } from '../../../test/support/sse.js';
+import { startUpstream, type Reply, type Upstream } from '../../../test/support/upstream.js';
+import { VirtualClock } from '../../../src/testing/virtual-clock.js';
 import type { PresetName } from './catalog.js';
 import { deepseek, fireworks, groq, mistral, ollama, openrouter, together, vllm, xai, type WireError } from './wire-fixtures.js';
 

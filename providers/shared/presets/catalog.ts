@@ -2,7 +2,7 @@
  * What each `openai-compatible` preset fills in: where the API lives, which environment variable
  * holds its key, and what it can carry. Data only (no imports), so the config schema can list the
  * names and the resolver can fill a provider in without loading an adapter. Each entry's sources
- * are in `providers/presets/<name>.md`; the table is in `providers/presets/README.md`.
+ * are in `providers/shared/presets/<name>.md`; the table is in `providers/shared/presets/README.md`.
  */
 
 /** Every preset name, in the order the docs list them. */
