@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../errors.js';
+import { errorFacts, type ErrorKind } from '../errors.js';
 
 /**
  * How an attempt's outcome counts for a circuit breaker, the one vocabulary every layer uses:
@@ -7,9 +7,7 @@ import type { ErrorKind } from '../errors.js';
  */
 export type BreakerOutcome = 'success' | 'failure' | 'neutral';
 
-const COUNTS: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['server', 'transport', 'timeout']);
-
-/** The breaker column of the decision table: only a sick server counts; a 429 or a caller's bug never does. */
+/** The breaker column of the decision table: only a sick server counts (the kind's `breakerCounts`, src/errors.ts); a 429 or a caller's bug never does. */
 export function breakerVerdict(kind: ErrorKind): 'failure' | 'neutral' {
-  return COUNTS.has(kind) ? 'failure' : 'neutral';
+  return errorFacts(kind).breakerCounts ? 'failure' : 'neutral';
 }

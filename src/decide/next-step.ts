@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../errors.js';
+import { errorFacts, type ErrorKind } from '../errors.js';
 import { backoffMs, jitteredHintMs } from './backoff.js';
 import { breakerVerdict } from './breaker-verdict.js';
 
@@ -43,12 +43,6 @@ export type NextStep =
   | { action: 'fall_through'; breaker: 'failure' | 'neutral'; block?: BlockOrder }
   | { action: 'throw'; breaker: 'failure' | 'neutral' };
 
-/** Kinds a caller must fix; another target would fail the same way, so they are thrown at once. */
-const CALLER_FAULTS: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
-  'bad_request', 'context_length', 'content_filter', 'auth', 'not_found',
-  'aborted', 'invalid_request', 'config', 'exhausted',
-]);
-
 /**
  * The decision table: given one failed attempt, retry the same target (and after how long), fall
  * through to the next target (and whether to keep this one out of rotation), or throw.
@@ -61,7 +55,9 @@ export function nextStep(input: NextStepInput): NextStep {
   const attemptsLeft = attempt < maxAttempts;
   const hint = input.retryAfterMs;
 
-  if (CALLER_FAULTS.has(kind)) return { action: 'throw', breaker };
+  // A caller's fault fails the same way everywhere; after an abort (the caller gave up, the router
+  // is closing) nothing more is sent; `exhausted` is the chain's own end, never one attempt's.
+  if (errorFacts(kind).callerFault || kind === 'aborted' || kind === 'exhausted') return { action: 'throw', breaker };
 
   if (kind === 'quota_exhausted') {
     return { action: 'fall_through', breaker, block: { reason: 'parked', forMs: policy.parkMs, scope: 'provider' } };

@@ -1,4 +1,4 @@
-import { isRouterError, type ErrorKind, type RouterError } from '../errors.js';
+import { ERROR_KINDS, errorFacts, isRouterError, proxyStatusOf, type ErrorKind, type RouterError } from '../errors.js';
 
 /** OpenAI's error envelope: what every SDK reads `message`, `type`, `code` and `param` from. */
 export interface ErrorEnvelope {
@@ -16,38 +16,28 @@ export interface ErrorReply {
 const SDK_MAX_HINT_MS = 60_000;
 
 /**
- * How each RouterError kind answers. `retry`: the `x-should-retry` header (`false` where the gateway
- * already retried, or where retrying cannot help; omitted where the client's own retry policy is right).
+ * OpenAI's `type` word for each kind: wire vocabulary only. The status and the retry headers come
+ * from the kind's facts (ERROR_FACTS, src/errors.ts), the same ones the router decides by.
  */
-const BY_KIND: Readonly<Record<ErrorKind, { status: number; type: string; retry?: 'false' }>> = {
-  // The caller's fault: 4xx, never worth a retry.
-  invalid_request: { status: 400, type: 'invalid_request_error', retry: 'false' },
-  bad_request: { status: 400, type: 'invalid_request_error', retry: 'false' },
-  context_length: { status: 400, type: 'invalid_request_error', retry: 'false' },
-  content_filter: { status: 400, type: 'invalid_request_error', retry: 'false' },
-  unsupported: { status: 400, type: 'invalid_request_error', retry: 'false' },
-  // Capacity: 429 with the soonest time a target accepts again.
-  exhausted: { status: 429, type: 'rate_limit_error' },
-  rate_limited: { status: 429, type: 'rate_limit_error' },
-  local_limit: { status: 429, type: 'rate_limit_error' },
-  circuit_open: { status: 429, type: 'rate_limit_error' },
-  quota_exhausted: { status: 429, type: 'insufficient_quota', retry: 'false' },
-  // The gateway's side: its provider keys, models or config. The client cannot fix these by retrying.
-  auth: { status: 502, type: 'upstream_error', retry: 'false' },
-  not_found: { status: 502, type: 'upstream_error', retry: 'false' },
-  config: { status: 500, type: 'server_error', retry: 'false' },
-  // Upstream failures the gateway already retried.
-  server: { status: 502, type: 'upstream_error', retry: 'false' },
-  transport: { status: 502, type: 'upstream_error', retry: 'false' },
-  timeout: { status: 504, type: 'upstream_error', retry: 'false' },
-  // Not retried by the gateway: the client may try again.
-  invalid_output: { status: 502, type: 'upstream_error' },
-  aborted: { status: 503, type: 'server_error' },
+const TYPE_BY_KIND: Readonly<Record<ErrorKind, string>> = {
+  invalid_request: 'invalid_request_error', bad_request: 'invalid_request_error', context_length: 'invalid_request_error',
+  content_filter: 'invalid_request_error', unsupported: 'invalid_request_error',
+  exhausted: 'rate_limit_error', rate_limited: 'rate_limit_error', local_limit: 'rate_limit_error', circuit_open: 'upstream_error',
+  quota_exhausted: 'insufficient_quota',
+  auth: 'upstream_error', not_found: 'upstream_error', server: 'upstream_error', transport: 'upstream_error', timeout: 'upstream_error',
+  invalid_output: 'upstream_error',
+  config: 'server_error', aborted: 'server_error',
 };
 
-/** A field path named by a `fromOpenAI` refusal (`messages[0].role is invalid: …`), as OpenAI's `param`. */
-function paramOf(message: string): string | null {
-  return /^fromOpenAI: (\S+) is (?:not supported|invalid)/.exec(message)?.[1] ?? null;
+/**
+ * `x-should-retry` for a kind, when it does not depend on a wait: `false` where retrying cannot help
+ * (not `retryable`) or where the upstream is failing and the gateway already retried it with backoff
+ * (the kinds a breaker counts: a client's retry on top only adds to the load); undefined where the
+ * client's own retry policy is right. Capacity (`clearsWithTime`, or a 429) decides by its wait instead.
+ */
+function shouldRetry(kind: ErrorKind): 'false' | undefined {
+  const facts = errorFacts(kind);
+  return !facts.retryable || facts.breakerCounts ? 'false' : undefined;
 }
 
 /** The envelope of an error the gateway raises itself (401, 404, 413, ...). */
@@ -62,33 +52,44 @@ function waitHeaders(ms: number | undefined): Record<string, string> {
   return { 'retry-after-ms': String(wait), 'retry-after': String(Math.ceil(wait / 1000)) };
 }
 
+/** A field path named by a `fromOpenAI` refusal (`messages[0].role is invalid: …`), as OpenAI's `param`. */
+function paramOf(message: string): string | null {
+  return /^fromOpenAI: (\S+) is (?:not supported|invalid)/.exec(message)?.[1] ?? null;
+}
+
 function fromRouterError(err: RouterError): ErrorReply {
-  const row = BY_KIND[err.kind] ?? BY_KIND.server;
-  // An upstream 413 or 422 keeps its status: it says more than a 400.
-  const status = err.kind === 'bad_request' && (err.status === 413 || err.status === 422) ? err.status : row.status;
+  const facts = errorFacts(err.kind);
+  const status = proxyStatusOf(err);
   const headers: Record<string, string> = {};
   let code: string | null = err.code ?? null;
   let message = err.message;
-  if (row.status === 429) {
+  if (facts.clearsWithTime || status === 429) {
+    // Capacity says when to come back; with no known time, or one the SDKs will not wait for, the
+    // gateway has done all retrying there is to do.
     Object.assign(headers, waitHeaders(err.retryAfterMs));
-    // No known time, or one the SDKs will not wait for: the gateway has done all retrying there is to do.
-    if (row.retry === 'false' || err.retryAfterMs === undefined || err.retryAfterMs > SDK_MAX_HINT_MS) headers['x-should-retry'] = 'false';
+    if (!facts.retryable || err.retryAfterMs === undefined || err.retryAfterMs > SDK_MAX_HINT_MS) headers['x-should-retry'] = 'false';
     if (err.kind === 'exhausted') code = 'chain_exhausted';
-  } else if (row.retry) {
-    headers['x-should-retry'] = row.retry;
+  } else {
+    const retry = shouldRetry(err.kind);
+    if (retry) headers['x-should-retry'] = retry;
   }
   if (err.kind === 'context_length') code = 'context_length_exceeded';
   if (err.kind === 'aborted') code = 'gateway_closing';
   const param = err.kind === 'invalid_request' ? paramOf(message) : null;
   if (message.startsWith('fromOpenAI: ')) message = message.slice('fromOpenAI: '.length);
-  return { status, headers, body: { error: { message, type: row.type, param, code } } };
+  return { status, headers, body: { error: { message, type: TYPE_BY_KIND[err.kind] ?? TYPE_BY_KIND.server, param, code } } };
 }
 
-/** The answer to any error a route throws: a RouterError by the table above, anything else a 500. */
+/** The answer to any error a route throws: a RouterError by its kind's facts, anything else a 500. */
 export function errorReply(err: unknown): ErrorReply {
   if (isRouterError(err)) return fromRouterError(err);
   return gatewayError(500, 'server_error', 'internal_error', 'the gateway failed to handle the request');
 }
 
-/** The status mapping as a table, for the docs and their test. */
-export const STATUS_BY_KIND = BY_KIND;
+/** Each kind's status, OpenAI `type` and fixed `x-should-retry` (absent where a wait decides), for the docs and their test. */
+export const STATUS_BY_KIND: Readonly<Record<ErrorKind, { status: number; type: string; retry?: 'false' }>> = Object.freeze(
+  Object.fromEntries(ERROR_KINDS.map((kind) => {
+    const retry = errorFacts(kind).clearsWithTime ? undefined : shouldRetry(kind);
+    return [kind, { status: errorFacts(kind).proxyStatus, type: TYPE_BY_KIND[kind], ...(retry ? { retry } : {}) }];
+  })) as Record<ErrorKind, { status: number; type: string; retry?: 'false' }>,
+);

@@ -17,6 +17,10 @@ describe('errorReply', () => {
     ['exhausted', {}, 429, 'chain_exhausted', { 'retry-after-ms': undefined, 'x-should-retry': 'false' }],
     ['rate_limited', { retryAfterMs: 20_000, code: 'rate_limit_exceeded' }, 429, 'rate_limit_exceeded', { 'retry-after': '20', 'x-should-retry': undefined }],
     ['quota_exhausted', { retryAfterMs: 5_000, code: 'insufficient_quota' }, 429, 'insufficient_quota', { 'retry-after': '5', 'x-should-retry': 'false' }],
+    ['local_limit', { retryAfterMs: 800 }, 429, null, { 'retry-after-ms': '800', 'x-should-retry': undefined }],
+    // An open breaker: the upstream is sick, not the client too fast; the breaker's reopening time says when.
+    ['circuit_open', { retryAfterMs: 5_000 }, 503, null, { 'retry-after': '5', 'x-should-retry': undefined }],
+    ['circuit_open', {}, 503, null, { 'retry-after': undefined, 'x-should-retry': 'false' }],
     ['auth', { status: 401 }, 502, null, { 'x-should-retry': 'false' }],
     ['not_found', { status: 404 }, 502, null, { 'x-should-retry': 'false' }],
     ['server', { status: 503 }, 502, null, { 'x-should-retry': 'false' }],

@@ -24,7 +24,7 @@ describe('jobVerdict', () => {
     ['an exhausted chain with a budget smaller than the request and a target cooling', exhausted([tried('local_limit', true, 'too_large'), tried('rate_limited')], 1_000), { action: 'snooze', delayMs: 1_000 }],
     ['an exhausted chain with no attempts whose last kind was quota', new RouterError('exhausted', 'x', { code: 'quota_exhausted' }), { action: 'cancel' }],
     ['a quota error', new RouterError('quota_exhausted', 'insufficient_quota', { status: 429, retryAfterMs: 600_000 }), { action: 'cancel' }],
-    ...(['bad_request', 'auth', 'context_length', 'invalid_request', 'config', 'not_found', 'content_filter', 'invalid_output', 'unsupported'] as const)
+    ...(['bad_request', 'auth', 'context_length', 'invalid_request', 'config', 'not_found', 'content_filter', 'unsupported'] as const)
       .map((kind) => [`a caller fault: ${kind}`, new RouterError(kind, kind), { action: 'cancel' }] as const),
     ['an exhausted chain of 5xx (no promise of when it clears)', exhausted([tried('server'), tried('server')]), { action: 'retry' }],
     ['an exhausted chain of 5xx and a parked quota (the park ends, the quota need not)', exhausted([tried('quota_exhausted', true), tried('server')], 600_000), { action: 'retry' }],
@@ -33,6 +33,8 @@ describe('jobVerdict', () => {
     ['a rate-limited error without a hint', new RouterError('rate_limited', '429'), { action: 'retry' }],
     ['a server error', new RouterError('server', '503', { status: 503 }), { action: 'retry' }],
     ['an abort', new RouterError('aborted', 'aborted'), { action: 'retry' }],
+    // The model's answer failed the schema: a new attempt samples again and may pass (not the caller's fault).
+    ['an answer that did not validate', new RouterError('invalid_output', 'not JSON', { raw: '{' }), { action: 'retry' }],
     ['an error that is not the router\'s', new Error('database down'), { action: 'retry' }],
   ] as const).map(([name, err, verdict]) => [`${VERB[verdict.action]} ${name}`, err, verdict] as const))('%s', (_name, err, verdict) => {
     expect(jobVerdict(err)).toEqual(verdict);

@@ -1,12 +1,5 @@
 import { APICallError } from '@ai-sdk/provider';
-import { isRouterError, type RouterError } from '../../errors.js';
-
-/** An HTTP status for errors the router raised without one of its own. */
-const STATUS: Partial<Record<RouterError['kind'], number>> = {
-  exhausted: 503, rate_limited: 429, quota_exhausted: 429, local_limit: 429, circuit_open: 503, server: 503, timeout: 504,
-  transport: 502, bad_request: 400, invalid_request: 400, context_length: 400, content_filter: 400, unsupported: 400,
-  invalid_output: 502, auth: 401, not_found: 404, config: 500,
-};
+import { isRouterError, proxyStatusOf } from '../../errors.js';
 
 /**
  * A RouterError as the AI SDK's `APICallError`, the error its callers check for: status, the wait
@@ -16,7 +9,10 @@ const STATUS: Partial<Record<RouterError['kind'], number>> = {
  */
 export function toApiError(err: unknown, chain: string, request: unknown): unknown {
   if (!isRouterError(err)) return err;
-  const statusCode = err.status ?? (err.kind === 'exhausted' && err.retryAfterMs !== undefined ? 429 : STATUS[err.kind]);
+  // An upstream's own status stays as it came: in-process the keys and models are the caller's, so
+  // a 401 is theirs to act on. An error the router raised itself answers as a proxy would (the
+  // gateway's status, from the kind's facts in src/errors.ts).
+  const statusCode = err.status ?? proxyStatusOf(err);
   const headers = err.retryAfterMs !== undefined
     ? { 'retry-after-ms': String(Math.ceil(err.retryAfterMs)), 'retry-after': String(Math.ceil(err.retryAfterMs / 1000)) }
     : undefined;

@@ -1,4 +1,4 @@
-import { isRouterError, type ErrorKind } from '../../errors.js';
+import { errorFacts, isErrorKind, isRouterError, type ErrorKind } from '../../errors.js';
 import type { Attempt } from '../../types.js';
 
 /**
@@ -11,29 +11,23 @@ export type JobVerdict =
   | { action: 'cancel' }
   | { action: 'retry' };
 
-/** Failures that are the caller's: the same request fails the same way however often it is sent. */
-const CALLER_FAULTS: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
-  'bad_request', 'auth', 'context_length', 'invalid_request', 'config', 'not_found', 'content_filter',
-  'invalid_output', 'unsupported',
-]);
+/** Out of reach until someone acts (fixes the request or the config, pays): the kind is not `retryable`. */
+const permanent = (kind: ErrorKind): boolean => !errorFacts(kind).retryable;
 
-/** A target failed or skipped for one of these is out of reach until someone acts (pays, fixes the request). */
-const PERMANENT: ReadonlySet<ErrorKind> = new Set<ErrorKind>([...CALLER_FAULTS, 'quota_exhausted']);
-
-/** Capacity that comes back with time: a rate-limit window, a local budget, a breaker's next probe. */
-const CLEARS_BY_ITSELF: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['rate_limited', 'local_limit', 'circuit_open']);
+/** Capacity that comes back with time (`clearsWithTime`): a rate-limit window, a local budget, a breaker's next probe. */
+const clearsByItself = (kind: ErrorKind): boolean => errorFacts(kind).clearsWithTime;
 
 const known = (ms: number | undefined): ms is number => typeof ms === 'number' && Number.isFinite(ms) && ms >= 0;
 
 /** A target out for good: a permanent kind, or a local budget the request is larger than (`too_large`: no wait makes it fit). */
-const outForGood = (a: { kind?: ErrorKind; code?: string }): boolean => PERMANENT.has(a.kind!) || (a.kind === 'local_limit' && a.code === 'too_large');
+const outForGood = (a: { kind?: ErrorKind; code?: string }): boolean => permanent(a.kind!) || (a.kind === 'local_limit' && a.code === 'too_large');
 
 /** An exhausted chain: hopeless when every target was out for good, snoozed when one comes back with time. */
 function exhaustedVerdict(attempts: readonly Attempt[], code: string | undefined, retryAfterMs: number | undefined): JobVerdict {
   const failed = attempts.filter((a) => a.kind !== undefined);
-  if (failed.length > 0 ? failed.every(outForGood) : PERMANENT.has(code as ErrorKind)) return { action: 'cancel' };
+  if (failed.length > 0 ? failed.every(outForGood) : isErrorKind(code) && permanent(code)) return { action: 'cancel' };
   // The soonest moment is only a promise when it comes from capacity: a parked quota's end or a 5xx is not.
-  if (known(retryAfterMs) && failed.some((a) => CLEARS_BY_ITSELF.has(a.kind!) && !outForGood(a))) return { action: 'snooze', delayMs: retryAfterMs };
+  if (known(retryAfterMs) && failed.some((a) => clearsByItself(a.kind!) && !outForGood(a))) return { action: 'snooze', delayMs: retryAfterMs };
   return { action: 'retry' };
 }
 
@@ -41,12 +35,13 @@ function exhaustedVerdict(attempts: readonly Attempt[], code: string | undefined
  * Decides a failed job's fate from the error alone (pure): a RouterError the router says clears by
  * itself snoozes; quota, billing and caller faults cancel (an exhausted chain whose every target was
  * out of quota, could not carry the request or has a budget smaller than it, too); everything else
- * (5xx, timeouts, transport, aborts, errors that are not the router's) is left to the queue's retries.
+ * (5xx, timeouts, transport, aborts, invalid output, errors that are not the router's) is left to
+ * the queue's retries. The kinds' facts come from ERROR_FACTS (src/errors.ts).
  */
 export function jobVerdict(err: unknown): JobVerdict {
   if (!isRouterError(err)) return { action: 'retry' };
   if (outForGood(err)) return { action: 'cancel' };
   if (err.kind === 'exhausted') return exhaustedVerdict(err.attempts, err.code, err.retryAfterMs);
-  if (CLEARS_BY_ITSELF.has(err.kind) && known(err.retryAfterMs)) return { action: 'snooze', delayMs: err.retryAfterMs };
+  if (clearsByItself(err.kind) && known(err.retryAfterMs)) return { action: 'snooze', delayMs: err.retryAfterMs };
   return { action: 'retry' };
 }
