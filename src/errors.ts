@@ -19,6 +19,12 @@ export interface RouterErrorFacts {
   rateLimit?: RateLimitSnapshot;
   /** `invalid_output`: the model's raw text (an answer or a tool call's arguments) that did not parse or validate. */
   raw?: string;
+  /**
+   * `invalid_request`: the parameter refused, as a path into the input that was checked
+   * (`maxTokens`, `messages[1].content` for a call; `max_tokens`, `messages[1].role` for an OpenAI
+   * body given to `fromOpenAI`); the first one when several were.
+   */
+  param?: string;
   cause?: unknown;
 }
 
@@ -35,6 +41,7 @@ export class RouterError extends Error {
   readonly requestId?: string;
   readonly rateLimit?: RateLimitSnapshot;
   readonly raw?: string;
+  readonly param?: string;
   attempts: Attempt[];
   override readonly cause: unknown;
 
@@ -50,6 +57,7 @@ export class RouterError extends Error {
     this.requestId = facts.requestId;
     this.rateLimit = facts.rateLimit;
     this.raw = facts.raw;
+    this.param = facts.param;
     this.attempts = facts.attempts ?? [];
     this.cause = facts.cause;
     Object.defineProperty(this, BRAND, { value: true });
@@ -60,7 +68,7 @@ export class RouterError extends Error {
     return new RouterError(this.kind, message, {
       provider: this.provider, model: this.model, status: this.status, code: this.code,
       retryAfterMs: this.retryAfterMs, requestId: this.requestId, rateLimit: this.rateLimit, raw: this.raw,
-      attempts: this.attempts, cause: this.cause, ...facts,
+      param: this.param, attempts: this.attempts, cause: this.cause, ...facts,
     });
   }
 
@@ -69,7 +77,7 @@ export class RouterError extends Error {
     return {
       name: this.name, kind: this.kind, message: this.message, provider: this.provider, model: this.model,
       status: this.status, code: this.code, retryAfterMs: this.retryAfterMs, requestId: this.requestId,
-      attempts: this.attempts,
+      param: this.param, attempts: this.attempts,
     };
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RouterError } from '../src/errors.js';
-import { validateRequest } from '../src/calls/request-schema.js';
+import { validateEmbedRequest, validateRequest } from '../src/calls/request-schema.js';
 
 const chains = { default: [], other: [] };
 const ok = { messages: [{ role: 'user', content: 'hi' }] };
@@ -85,3 +85,48 @@ describe('validateRequest, the wave-2 request surface', () => {
     expect(verdict(request)).toBe('invalid_request');
   });
 });
+
+describe('the parameter a refusal names (RouterError.param)', () => {
+  const weather = { name: 'get_weather', parameters: { type: 'object' } };
+  const paramOf = (check: () => unknown) => {
+    try {
+      check();
+    } catch (err) {
+      return { kind: (err as RouterError).kind, param: (err as RouterError).param };
+    }
+    throw new Error('expected a refusal');
+  };
+  it.each<[string, unknown, string]>([
+    ['a zero maxTokens', { ...ok, maxTokens: 0 }, 'maxTokens'],
+    ['a message with an unknown role', { messages: [{ role: 'user', content: 'x' }, { role: 'robot', content: 'x' }] }, 'messages[1].role'],
+    ['an unknown option (named by its own path)', { ...ok, max_tokens: 5 }, 'max_tokens'],
+    ['an unknown key of a message', { messages: [{ role: 'user', content: 'x', name: 'bob' }] }, 'messages[0].name'],
+    ['a tool name with spaces', { ...ok, tools: [{ ...weather, name: 'get weather' }] }, 'tools[0].name'],
+    ['a tool choice without tools', { ...ok, toolChoice: 'required' }, 'toolChoice'],
+    ['a tool result answering no earlier call', { messages: [{ role: 'user', content: 'x' }, { role: 'tool', toolCallId: 'c', content: 'r' }] }, 'messages[1].toolCallId'],
+    ['an unknown chain', { ...ok, chain: 'nope' }, 'chain'],
+  ])('names %s', (_what, request, param) => {
+    expect(paramOf(() => validateRequest(request, chains))).toEqual({ kind: 'invalid_request', param });
+  });
+
+  it('names the first of several problems, and none for input that is not an object', () => {
+    expect(paramOf(() => validateRequest({ ...ok, temperature: 9, topP: 9 }, chains)).param).toBe('temperature');
+    expect(paramOf(() => validateRequest('hello', chains)).param).toBeUndefined();
+  });
+
+  it('names the parameter of an embed refusal', () => {
+    expect(paramOf(() => validateEmbedRequest({ input: 'x', dimensions: 0 }, { embeddings: [] }))).toEqual({ kind: 'invalid_request', param: 'dimensions' });
+  });
+});
+
+describe('RouterError param', () => {
+  it('carries param as a fact: kept by with(), shown by toJSON()', () => {
+    const err = new RouterError('invalid_request', 'invalid request', { param: 'maxTokens' });
+    expect(err.param).toBe('maxTokens');
+    expect(err.with({ provider: 'p' }).param).toBe('maxTokens');
+    expect(err.with({ param: 'topP' }).param).toBe('topP');
+    expect(err.toJSON()).toMatchObject({ kind: 'invalid_request', param: 'maxTokens' });
+    expect(new RouterError('server', 'x').toJSON().param).toBeUndefined();
+  });
+});
+

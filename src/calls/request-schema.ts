@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_TIMER_MS } from '../time/system-clock.js';
-import { formatIssues } from '../config/resolve-config.js';
+import { formatPath } from '../config/resolve-config.js';
 import { MAX_OUTPUT_TOKENS } from '../config/schema.js';
 import { RouterError } from '../errors.js';
 import { isZodSchema } from './schema-input.js';
@@ -119,31 +119,58 @@ function plainlyValid(r: Record<string, unknown>): boolean {
     && optionalPositive(r.timeoutMs) && optionalPositive(r.firstTokenTimeoutMs);
 }
 
+/** One thing wrong with a call's input: the parameter's path (`messages[0].content`) and what is wrong with it. */
+interface Problem {
+  path: string;
+  message: string;
+  /** The parameter to name when it is not `path`: an unknown key, whose issue zod reports on the object holding it. */
+  param?: string;
+}
+
+/** Zod's issues as problems; an unknown key is named as a path of its own, so `param` can say which. */
+function issueProblems(issues: ReadonlyArray<z.core.$ZodIssue>): Problem[] {
+  return issues.map((issue) => {
+    const path = formatPath(issue.path);
+    const key = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+    return { path, message: issue.message, ...(key !== undefined ? { param: formatPath([...issue.path, key]) } : {}) };
+  });
+}
+
+/**
+ * The refusal of a call's input, naming every problem in its message and the first one's
+ * parameter as `param` (a fact, so the gateway reads it instead of parsing the message).
+ */
+function refusal(what: string, problems: readonly Problem[]): RouterError {
+  const first = problems[0]!;
+  const param = first.param ?? (first.path === '(root)' ? undefined : first.path);
+  return new RouterError('invalid_request', `${what}:\n  - ${problems.map((p) => `${p.path}: ${p.message}`).join('\n  - ')}`, param !== undefined ? { param } : {});
+}
+
 /** Rules across fields that the shapes alone cannot say. */
-function crossChecks(request: ChatRequest): string[] {
-  const problems: string[] = [];
+function crossChecks(request: ChatRequest): Problem[] {
+  const problems: Problem[] = [];
   const tools = request.tools ?? [];
   const names = new Set<string>();
   tools.forEach((tool, i) => {
-    if (names.has(tool.name)) problems.push(`tools[${i}].name: "${tool.name}" is declared twice`);
+    if (names.has(tool.name)) problems.push({ path: `tools[${i}].name`, message: `"${tool.name}" is declared twice` });
     names.add(tool.name);
     if (!isZodSchema(tool.parameters) && (tool.parameters as { type?: unknown }).type !== undefined && (tool.parameters as { type?: unknown }).type !== 'object') {
-      problems.push(`tools[${i}].parameters: a tool's parameters must be an object schema`);
+      problems.push({ path: `tools[${i}].parameters`, message: "a tool's parameters must be an object schema" });
     }
   });
   const choice = request.toolChoice;
   if (choice !== undefined && choice !== 'auto' && choice !== 'none' && tools.length === 0) {
-    problems.push(`toolChoice: ${typeof choice === 'string' ? `"${choice}"` : `{ name: "${choice.name}" }`} needs tools`);
+    problems.push({ path: 'toolChoice', message: `${typeof choice === 'string' ? `"${choice}"` : `{ name: "${choice.name}" }`} needs tools` });
   }
   if (typeof choice === 'object' && tools.length > 0 && !names.has(choice.name)) {
-    problems.push(`toolChoice.name: no tool named "${choice.name}" (declared: ${[...names].join(', ')})`);
+    problems.push({ path: 'toolChoice.name', message: `no tool named "${choice.name}" (declared: ${[...names].join(', ')})` });
   }
   // Every tool result answers a tool call made earlier in the conversation.
   const called = new Set<string>();
   request.messages.forEach((m, i) => {
     if (m.role === 'assistant') for (const c of m.toolCalls ?? []) called.add(c.id);
-    if (m.role === 'tool' && !called.has(m.toolCallId)) problems.push(`messages[${i}].toolCallId: "${m.toolCallId}" answers no tool call of an earlier assistant message`);
-    if (m.role === 'assistant' && m.content === null && (m.toolCalls?.length ?? 0) === 0) problems.push(`messages[${i}].content: null needs toolCalls`);
+    if (m.role === 'tool' && !called.has(m.toolCallId)) problems.push({ path: `messages[${i}].toolCallId`, message: `"${m.toolCallId}" answers no tool call of an earlier assistant message` });
+    if (m.role === 'assistant' && m.content === null && (m.toolCalls?.length ?? 0) === 0) problems.push({ path: `messages[${i}].content`, message: 'null needs toolCalls' });
   });
   return problems;
 }
@@ -156,11 +183,11 @@ export function validateRequest(request: unknown, chains: Readonly<Record<string
   const chain = (request as ChatRequest).chain ?? 'default';
   if (plainlyValid(request as Record<string, unknown>) && Object.hasOwn(chains, chain)) return request as ChatRequest;
   const parsed = requestSchema.safeParse(request);
-  const problems = parsed.success ? crossChecks(request as ChatRequest) : formatIssues(parsed.error.issues);
+  const problems: Problem[] = parsed.success ? crossChecks(request as ChatRequest) : issueProblems(parsed.error.issues);
   if (typeof chain !== 'string' || !Object.hasOwn(chains, chain)) {
-    problems.push(`chain: unknown chain "${String(chain)}" (declared: ${Object.keys(chains).join(', ')})`);
+    problems.push({ path: 'chain', message: `unknown chain "${String(chain)}" (declared: ${Object.keys(chains).join(', ')})` });
   }
-  if (problems.length > 0) throw new RouterError('invalid_request', `invalid request:\n  - ${problems.join('\n  - ')}`);
+  if (problems.length > 0) throw refusal('invalid request', problems);
   return request as ChatRequest;
 }
 
@@ -177,11 +204,11 @@ const embedSchema = z.object({
 export function validateEmbedRequest(request: unknown, chains: Readonly<Record<string, unknown>>): EmbedRequest {
   if (typeof request !== 'object' || request === null) throw new RouterError('invalid_request', 'invalid embed request: expected an object with input');
   const parsed = embedSchema.safeParse(request);
-  const problems = parsed.success ? [] : formatIssues(parsed.error.issues);
+  const problems: Problem[] = parsed.success ? [] : issueProblems(parsed.error.issues);
   const chain = (request as EmbedRequest).chain ?? 'embeddings';
   if (typeof chain !== 'string' || !Object.hasOwn(chains, chain)) {
-    problems.push(`chain: unknown chain "${String(chain)}" (declared: ${Object.keys(chains).join(', ')}${(request as EmbedRequest).chain === undefined ? '; embed uses the chain "embeddings" unless told otherwise' : ''})`);
+    problems.push({ path: 'chain', message: `unknown chain "${String(chain)}" (declared: ${Object.keys(chains).join(', ')}${(request as EmbedRequest).chain === undefined ? '; embed uses the chain "embeddings" unless told otherwise' : ''})` });
   }
-  if (problems.length > 0) throw new RouterError('invalid_request', `invalid embed request:\n  - ${problems.join('\n  - ')}`);
+  if (problems.length > 0) throw refusal('invalid embed request', problems);
   return request as EmbedRequest;
 }

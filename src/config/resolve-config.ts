@@ -33,7 +33,8 @@ export interface ResolvedConfig extends Omit<ParsedConfig, 'chains' | 'providers
  */
 const KEYED_TYPES: Readonly<Partial<Record<ProviderConfig['type'], string>>> = { openai: undefined, anthropic: undefined, gemini: 'GEMINI_API_KEY' };
 
-function formatPath(path: ReadonlyArray<PropertyKey>): string {
+/** A zod issue path as written in messages: `providers.openai.limits`, `messages[0].content`; `(root)` when empty. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;

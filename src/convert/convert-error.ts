@@ -2,12 +2,12 @@ import { RouterError } from '../errors.js';
 
 /** A field of an OpenAI request that has no Switchyard equivalent: refused, naming the field (its JSON path). */
 export function unsupportedField(path: string, why: string): RouterError {
-  return new RouterError('invalid_request', `fromOpenAI: ${path} is not supported: ${why}`, { code: 'unsupported_parameter' });
+  return new RouterError('invalid_request', `fromOpenAI: ${path} is not supported: ${why}`, { code: 'unsupported_parameter', param: path });
 }
 
 /** A field of an OpenAI request whose value is not what the Chat Completions API takes. */
 export function invalidField(path: string, why: string): RouterError {
-  return new RouterError('invalid_request', `fromOpenAI: ${path} is invalid: ${why}`, { code: 'invalid_parameter' });
+  return new RouterError('invalid_request', `fromOpenAI: ${path} is invalid: ${why}`, { code: 'invalid_parameter', param: path });
 }
 
 /** A plain JSON object (not null, not an array). */

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamEvent } from '../calls/stream.js';
 import { fromOpenAI } from '../convert/from-openai.js';
+import { openAIParam } from '../convert/openai-param.js';
 import { openAIChunker } from '../convert/to-openai-chunks.js';
 import { toOpenAI } from '../convert/to-openai.js';
 import { isRouterError } from '../errors.js';
@@ -32,8 +33,15 @@ export function chatCompletions(state: GatewayState) {
     if (typeof chain !== 'string') return sendError(request, reply, chain, state.draining);
     context.chain = chain;
     context.stream = params.stream === true;
+    let chat: ChatRequest;
     try {
-      const chat: ChatRequest = fromOpenAI(params, { chain });
+      chat = fromOpenAI(params, { chain });
+    } catch (err) {
+      // The converter names the body's own fields; nothing was sent.
+      if (isRouterError(err)) context.kind = err.kind;
+      return sendError(request, reply, errorReply(err), state.draining, isRouterError(err) ? err.attempts.length : undefined);
+    }
+    try {
       chat.tenant = context.caller.tenant;
       chat.signal = context.controller?.signal;
       if (context.stream) return await streamAnswer(state, request, reply, chat, params);
@@ -44,7 +52,8 @@ export function chatCompletions(state: GatewayState) {
     } catch (err) {
       if (reply.sent) return reply;
       if (isRouterError(err)) context.kind = err.kind;
-      return sendError(request, reply, errorReply(err), state.draining, isRouterError(err) ? err.attempts.length : undefined);
+      // The router names its own parameters (`maxTokens`): the client is told the field it sent.
+      return sendError(request, reply, errorReply(err, (param) => openAIParam(param, params)), state.draining, isRouterError(err) ? err.attempts.length : undefined);
     }
   };
 }

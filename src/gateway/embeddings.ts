@@ -42,6 +42,9 @@ function embedRequestOf(body: Record<string, unknown>, chain: string): { request
   return { request, base64: format === 'base64' };
 }
 
+/** An EmbedRequest parameter as the embeddings body names it: the chain is the body's `model`. */
+const embedParam = (param: string): string => (param === 'chain' ? 'model' : param);
+
 /** `POST /v1/embeddings`: `model` names an embeddings chain; vectors as floats or base64, as asked. */
 export function embeddings(state: GatewayState) {
   return async function handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -65,7 +68,7 @@ export function embeddings(state: GatewayState) {
         .send({ object: 'list', data, model: result.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
     } catch (err) {
       if (isRouterError(err)) context.kind = err.kind;
-      return sendError(request, reply, errorReply(err), state.draining, isRouterError(err) ? err.attempts.length : undefined);
+      return sendError(request, reply, errorReply(err, embedParam), state.draining, isRouterError(err) ? err.attempts.length : undefined);
     }
   };
 }

@@ -52,12 +52,13 @@ function waitHeaders(ms: number | undefined): Record<string, string> {
   return { 'retry-after-ms': String(wait), 'retry-after': String(Math.ceil(wait / 1000)) };
 }
 
-/** A field path named by a `fromOpenAI` refusal (`messages[0].role is invalid: …`), as OpenAI's `param`. */
-function paramOf(message: string): string | null {
-  return /^fromOpenAI: (\S+) is (?:not supported|invalid)/.exec(message)?.[1] ?? null;
-}
+/**
+ * The wire name of a parameter a RouterError names (`param`), for a route that knows how its
+ * request maps to the router's (`maxTokens` -> `max_tokens`); names it does not know pass as they are.
+ */
+export type WireParam = (param: string) => string;
 
-function fromRouterError(err: RouterError): ErrorReply {
+function fromRouterError(err: RouterError, wireParam: WireParam | undefined): ErrorReply {
   const facts = errorFacts(err.kind);
   const status = proxyStatusOf(err);
   const headers: Record<string, string> = {};
@@ -75,14 +76,17 @@ function fromRouterError(err: RouterError): ErrorReply {
   }
   if (err.kind === 'context_length') code = 'context_length_exceeded';
   if (err.kind === 'aborted') code = 'gateway_closing';
-  const param = err.kind === 'invalid_request' ? paramOf(message) : null;
+  const param = err.kind === 'invalid_request' && err.param !== undefined ? (wireParam?.(err.param) ?? err.param) : null;
   if (message.startsWith('fromOpenAI: ')) message = message.slice('fromOpenAI: '.length);
   return { status, headers, body: { error: { message, type: TYPE_BY_KIND[err.kind] ?? TYPE_BY_KIND.server, param, code } } };
 }
 
-/** The answer to any error a route throws: a RouterError by its kind's facts, anything else a 500. */
-export function errorReply(err: unknown): ErrorReply {
-  if (isRouterError(err)) return fromRouterError(err);
+/**
+ * The answer to any error a route throws: a RouterError by its kind's facts, anything else a 500.
+ * `wireParam` names a refused parameter the way the route's clients sent it.
+ */
+export function errorReply(err: unknown, wireParam?: WireParam): ErrorReply {
+  if (isRouterError(err)) return fromRouterError(err, wireParam);
   return gatewayError(500, 'server_error', 'internal_error', 'the gateway failed to handle the request');
 }
 

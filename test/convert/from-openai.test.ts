@@ -63,7 +63,7 @@ describe('fromOpenAI: request fields', () => {
     ['allowed_tools', { tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } } }, 'tool_choice'],
     ['an unknown effort', { reasoning_effort: 'extreme' }, 'reasoning_effort'],
   ])('refuses %s with invalid_request naming the field', (_what, fields, field) => {
-    expect(() => fromOpenAI({ messages: [], ...fields })).toThrow(expect.objectContaining({ kind: 'invalid_request', message: expect.stringContaining(`fromOpenAI: ${field} `) }));
+    expect(() => fromOpenAI({ messages: [], ...fields })).toThrow(expect.objectContaining({ kind: 'invalid_request', param: field, message: expect.stringContaining(`fromOpenAI: ${field} `) }));
   });
 });
 
@@ -115,6 +115,6 @@ describe('fromOpenAI: messages', () => {
     ['an unknown message field', { role: 'user', content: 'x', cache_control: { type: 'ephemeral' } }, 'messages[0].cache_control'],
     ['an image part in a system message', { role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x' } }] }, 'messages[0].content[0]'],
   ])('refuses %s with invalid_request naming its path', (_what, message, path) => {
-    expect(() => fromOpenAI({ messages: [message] })).toThrow(expect.objectContaining({ kind: 'invalid_request', message: expect.stringContaining(`fromOpenAI: ${path} `) }));
+    expect(() => fromOpenAI({ messages: [message] })).toThrow(expect.objectContaining({ kind: 'invalid_request', param: path, message: expect.stringContaining(`fromOpenAI: ${path} `) }));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RouterError, type ErrorKind } from '../../src/errors.js';
+import { openAIParam } from '../../src/convert/openai-param.js';
 import { errorReply } from '../../src/gateway/error-reply.js';
 
 // The gateway's status mapping, kind by kind, with the facts that change an answer (an upstream 413/422,
@@ -36,9 +37,20 @@ describe('errorReply', () => {
     for (const [name, value] of Object.entries(headers)) expect(reply.headers[name], name).toBe(value);
   });
 
-  it('names the field a fromOpenAI refusal is about as param, without the converter prefix', () => {
-    const reply = errorReply(new RouterError('invalid_request', 'fromOpenAI: messages[2].content[0] is not supported: a audio part is not allowed here', { code: 'unsupported_parameter' }));
+  it('names the field a fromOpenAI refusal is about as param, from the error\'s param, without the converter prefix', () => {
+    const reply = errorReply(new RouterError('invalid_request', 'fromOpenAI: messages[2].content[0] is not supported: a audio part is not allowed here', { code: 'unsupported_parameter', param: 'messages[2].content[0]' }));
     expect(reply.body.error).toEqual({ message: 'messages[2].content[0] is not supported: a audio part is not allowed here', type: 'invalid_request_error', param: 'messages[2].content[0]', code: 'unsupported_parameter' });
+  });
+
+  it('reads param from the error, never from its message: a message naming a field without the fact answers param null', () => {
+    const reply = errorReply(new RouterError('invalid_request', 'fromOpenAI: messages[2].content[0] is not supported: a audio part', { code: 'unsupported_parameter' }));
+    expect(reply.body.error.param).toBeNull();
+  });
+
+  it('names a router parameter the way the route\'s client sent it, when the route knows the wire name', () => {
+    const refused = new RouterError('invalid_request', 'invalid request:\n  - maxTokens: too big', { param: 'maxTokens' });
+    expect(errorReply(refused, (param) => openAIParam(param)).body.error.param).toBe('max_tokens');
+    expect(errorReply(refused).body.error.param).toBe('maxTokens');
   });
 
   it('answers anything but a RouterError 500 without its message', () => {

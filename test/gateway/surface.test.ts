@@ -92,6 +92,25 @@ describe('errors in the OpenAI envelope, with nothing sent upstream', () => {
     expect(up.count()).toBe(0);
   });
 
+  it('names a field the router refuses the way the client sent it: param max_tokens, read from the error, not its message', async () => {
+    h = await startHarness(up);
+    const client = h.client();
+    const zero = await failure(client.chat.completions.create({ model: 'default', max_tokens: 0, messages: [{ role: 'user', content: 'hi' }] }));
+    expect([zero.status, zero.type, zero.param]).toEqual([400, 'invalid_request_error', 'max_tokens']);
+    // The router's message names its own parameter; the envelope names the wire's.
+    expect(zero.message).toMatch(/maxTokens: /);
+    const newer = await failure(client.chat.completions.create({ model: 'default', max_completion_tokens: 0, messages: [{ role: 'user', content: 'hi' }] }));
+    expect(newer.param).toBe('max_completion_tokens');
+    const topP = await failure(client.chat.completions.create({ model: 'default', top_p: 2, messages: [{ role: 'user', content: 'hi' }] }));
+    expect(topP.param).toBe('top_p');
+    const tool = await failure(client.chat.completions.create({
+      model: 'default', messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ type: 'function', function: { name: 'has space', parameters: { type: 'object' } } }],
+    }));
+    expect(tool.param).toBe('tools[0].function.name');
+    expect(up.count()).toBe(0);
+  });
+
   it('answers a body that is not JSON 415 unsupported_media_type', async () => {
     h = await startHarness(up);
     const err = await failure(h.client().post('/chat/completions', { body: 'model=default&prompt=hi', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
