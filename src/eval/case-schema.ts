@@ -40,6 +40,7 @@ const caseSchema = z.object({
     maxTokens: z.number().int().positive().optional(),
     temperature: z.number().min(0).max(2).optional(),
     timeoutMs: z.number().positive().optional(),
+    reasoning: z.object({ effort: z.enum(['minimal', 'low', 'medium', 'high']) }).strict().optional(),
   }).strict().optional(),
   tools: z.array(z.object({ name: z.string().min(1), description: z.string().optional(), parameters: objectLike, strict: z.boolean().optional() }).strict()).min(1).optional(),
   toolChoice: z.union([z.enum(['auto', 'none', 'required']), z.object({ name: z.string().min(1) }).strict()]).optional(),

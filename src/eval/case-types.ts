@@ -1,5 +1,5 @@
 import type { Target } from '../config/index.js';
-import type { ChatResult, Message, ResponseFormat, Tool, ToolChoice } from '../types.js';
+import type { ChatResult, Message, ReasoningOptions, ResponseFormat, Tool, ToolChoice } from '../types.js';
 
 /** Anything with zod's `safeParse`: a zod schema (any copy of zod), or a JSON Schema converted by the loader. */
 export interface SchemaLike {
@@ -26,6 +26,11 @@ export type Scorer = (answer: string, ctx: ScoreContext) => ScoreResult | Promis
 export interface CaseOptions {
   maxTokens?: number;
   temperature?: number;
+  /**
+   * Reasoning effort for reasoning models, as on `router.chat` (`minimal` turns Gemini 2.5 Flash's
+   * thinking off; a model without reasoning ignores it).
+   */
+  reasoning?: ReasoningOptions;
   /** Overall deadline for one call (retries and waits included). */
   timeoutMs?: number;
 }
