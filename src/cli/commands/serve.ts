@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { Gateway } from '../../gateway/index.js';
@@ -7,8 +8,12 @@ import { parseFlags, wholeNumberFlag } from '../args.js';
 import { UsageError, type CliCommand, type CliIO } from '../command.js';
 import { asUsage, loadCliConfig as load } from '../config-source.js';
 import { needsOfflineSimulator, SIMULATOR_URL_ENV, startOfflineSimulator } from '../offline.js';
+import { drainRequested, parseWorkers, runPrimary, tellPrimary, workerPlace } from '../serve-workers.js';
+import { storeIsLocal, WorkerShareError, workerShare, type SharedLimit } from '../../config/worker-share.js';
+import { resolveConfig } from '../../config/resolve-config.js';
+import type { ResolvedConfig, SwitchyardConfig } from '../../config/index.js';
 
-const USAGE = `Usage: switchyard serve [--config FILE] [--port N] [--host HOST]
+const USAGE = `Usage: switchyard serve [--config FILE] [--port N] [--host HOST] [--workers N|auto]
 
 Serves the router config as an OpenAI-compatible HTTP API, so any OpenAI client, in any language,
 uses the chains by changing its base URL to http://HOST:PORT/v1 (\`model\` names a chain):
@@ -26,9 +31,12 @@ Options:
   --config FILE   router config (default: ./router.config.ts if there is one, else the built-in default)
   --port N        port to listen on (default: 8787; 0 picks a free one)
   --host HOST     interface to listen on (default: 127.0.0.1; anything else needs gateway.keys)
+  --workers N     gateway processes sharing the port (node:cluster; default 1, auto = one a core).
+                  On a Redis store every limit is shared exactly; on the memory store each worker
+                  holds 1/N of every limit (rpm, tpm, concurrency, spend), and says so at start
   -h, --help      this help`;
 
-const OPTIONS = { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' } } as const;
+const OPTIONS = { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } } as const;
 
 /** Resolves with the first SIGINT or SIGTERM; a second one while draining ends the process at once. */
 function stopSignal(io: CliIO): Promise<string> {
@@ -60,11 +68,36 @@ export const command: CliCommand = {
     const { values } = parseFlags(() => parseArgs({ args: argv, options: OPTIONS, strict: true }));
     const port = wholeNumberFlag('port', values.port, 0, 65_535) ?? 8787;
     const host = values.host ?? '127.0.0.1';
-    const simulator = values.config === undefined && needsOfflineSimulator(io.env) ? await startOfflineSimulator() : undefined;
+    const workers = parseWorkers(values.workers);
+    const place = workerPlace(io.env);
+    const simulator = !place && values.config === undefined && needsOfflineSimulator(io.env) ? await startOfflineSimulator() : undefined;
     let router: Router | undefined;
     try {
-      const config = await load(io, values.config, simulator);
+      // Workers read the config the primary already read (and said so of): quietly.
+      const loaded = await load(place ? { ...io, stderr: () => {} } : io, values.config, simulator);
       const env = simulator ? { ...io.env, [SIMULATOR_URL_ENV]: simulator.url } : io.env;
+      const offline = simulator ? 'switchyard: offline: no OPENAI_API_KEY or ANTHROPIC_API_KEY is set, so the built-in simulator answers\n' : '';
+      const listeningLine = (url: string, chains: string[]) =>
+        `switchyard gateway listening on ${url} (OpenAI base URL: ${url}/v1; chains: ${chains.join(', ')}${workers > 1 ? `; ${workers} workers` : ''})\n`;
+      if (!place && workers > 1) {
+        // The primary: check the config and the shares once, then let the workers serve.
+        const shared = share(loaded, 0, workers);
+        io.stderr(offline);
+        let resolved: ResolvedConfig;
+        try {
+          resolved = resolveConfig(loaded, env);
+        } catch (err) {
+          throw asUsage(err);
+        }
+        io.stderr(shareLine(loaded, workers, shared.divided));
+        const info = { drainMs: resolved.gateway.drainMs, chains: Object.keys(resolved.chains) };
+        return await runPrimary({
+          argv, count: workers, io, drainMs: info.drainMs,
+          env: simulator ? { [SIMULATOR_URL_ENV]: simulator.url } : {},
+          listeningLine: (url) => listeningLine(url, info.chains),
+        });
+      }
+      const config = place ? share(loaded, place.index, place.count).config : loaded;
       const level = config.log?.level ?? 'info';
       const logger = pino({ name: 'switchyard', level, redact: { paths: [...REDACT_PATHS], censor: '[REDACTED]' } }, { write: (line: string) => io.stderr(line) });
       let gateway: Gateway;
@@ -82,9 +115,20 @@ export const command: CliCommand = {
         if (e instanceof UsageError) throw e;
         throw new UsageError(`cannot listen on ${host}:${port}: ${(err as Error).message}${port !== 0 ? ' (pass --port 0 for a free one)' : ''}`);
       }
+      if (place) {
+        // A worker: the primary prints for every worker and says when to stop.
+        const stop = drainRequested();
+        await tellPrimary({ type: 'listening', url });
+        await stop;
+        const draining = gateway.drain();
+        await tellPrimary({ type: 'draining' });
+        const report = await draining;
+        await tellPrimary({ type: 'stopped', inFlight: report.inFlight, cutOff: report.cutOff });
+        return 0;
+      }
       const stopped = stopSignal(io);
-      if (simulator) io.stderr('switchyard: offline: no OPENAI_API_KEY or ANTHROPIC_API_KEY is set, so the built-in simulator answers\n');
-      io.stdout(`switchyard gateway listening on ${url} (OpenAI base URL: ${url}/v1; chains: ${Object.keys(router.config.chains).join(', ')})\n`);
+      io.stderr(offline);
+      io.stdout(listeningLine(url, Object.keys(router.config.chains)));
       const signal = await stopped;
       io.stdout(`switchyard gateway draining (${signal}): no new requests; calls in flight have ${router.config.gateway.drainMs} ms to finish\n`);
       const report = await gateway.drain();
@@ -93,9 +137,31 @@ export const command: CliCommand = {
     } finally {
       await router?.close();
       await simulator?.stop();
+      // A worker's IPC channel would keep it alive after the command ends, its error included.
+      // cluster.worker.disconnect (not process.disconnect, which cluster answers with exit code 0).
+      if (place) cluster.worker?.disconnect();
     }
   },
 };
+
+/** Worker `index`'s share of the limits on a local store; on Redis every worker takes the config whole. */
+function share(config: SwitchyardConfig, index: number, count: number): { config: SwitchyardConfig; divided: SharedLimit[] } {
+  if (!storeIsLocal(config)) return { config, divided: [] };
+  try {
+    return workerShare(config, index, count);
+  } catch (err) {
+    if (err instanceof WorkerShareError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** What the workers share, said once at start. */
+function shareLine(config: SwitchyardConfig, count: number, divided: SharedLimit[]): string {
+  if (!storeIsLocal(config)) return `switchyard: ${count} workers on one Redis store: every limit is shared exactly\n`;
+  if (divided.length === 0) return `switchyard: ${count} workers on the memory store: no limits are set, so each worker keeps its own breakers and cooling\n`;
+  const shown = divided.slice(0, 4).map((d) => `${d.path} ${d.total} -> ${d.share}`).join(', ');
+  return `switchyard: ${count} workers on the memory store: each holds 1/${count} of every limit (${shown}${divided.length > 4 ? `, and ${divided.length - 4} more` : ''}); a Redis store shares them exactly\n`;
+}
 
 /**
  * The gateway module, loaded only when `serve` runs: it needs fastify, an optional peer dependency,
