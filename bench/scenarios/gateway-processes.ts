@@ -70,10 +70,24 @@ function printed(child: ChildProcess, re: RegExp, what: string, timeoutMs = 60_0
   });
 }
 
+/** The pids of a process's children (a cluster primary's workers), from /proc. */
+function childPids(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU of a process and of its children (each worker of `serve --workers`): a worker that exited is missing from it. */
+function treeCpuSeconds(pid: number): number {
+  return [pid, ...childPids(pid)].reduce((sum, p) => sum + procCpuSeconds(p), 0);
+}
+
 function handle(name: string, child: ChildProcess, baseURL: string, headers: Record<string, string>, cleanup = () => {}): GatewayProcess {
   return {
     name, baseURL, headers, pid: child.pid!,
-    cpuSeconds: () => procCpuSeconds(child.pid!),
+    cpuSeconds: () => treeCpuSeconds(child.pid!),
     async close() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited(child, 10_000);
@@ -87,7 +101,7 @@ function handle(name: string, child: ChildProcess, baseURL: string, headers: Rec
  * primary → secondary, breakers, RPM/TPM/concurrency budgets, retries), request logs on at info (to
  * /dev/null, as a deployment writes them somewhere).
  */
-export async function startSwitchyard(upstreamBaseURL: string, core: string | undefined): Promise<GatewayProcess> {
+export async function startSwitchyard(upstreamBaseURL: string, core: string | undefined, workers = 1): Promise<GatewayProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-gateway-'));
   const file = join(dir, 'router.config.mjs');
   const provider = { type: 'openai', apiKey: API_KEY, baseURL: upstreamBaseURL, timeoutMs: 60_000, limits: ROOMY_LIMITS };
@@ -96,11 +110,11 @@ export async function startSwitchyard(upstreamBaseURL: string, core: string | un
     chains: { default: [`primary:${MODEL}`, `secondary:${MODEL}`] },
     log: { level: 'info' },
   })};\n`);
-  const [cmd, args] = pinned(core, process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts'), 'serve', '--config', file, '--port', '0']);
+  const [cmd, args] = pinned(core, process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts'), 'serve', '--config', file, '--port', '0', '--workers', String(workers)]);
   const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' } });
   try {
     const m = await printed(child, /listening on (http:\/\/\S+)/, 'switchyard serve');
-    return handle('switchyard serve', child, `${m[1]}/v1`, {}, () => rmSync(dir, { recursive: true, force: true }));
+    return handle(workers > 1 ? `switchyard serve --workers ${workers}` : 'switchyard serve', child, `${m[1]}/v1`, {}, () => rmSync(dir, { recursive: true, force: true }));
   } catch (err) {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
