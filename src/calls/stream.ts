@@ -124,7 +124,7 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGe
 
 async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => void): AsyncGenerator<StreamEvent> {
   const { clock } = rt;
-  const { value: open, target: runtime, lease } = await runChain(rt, call, streamKind);
+  const { value: open, target: runtime, slot } = await runChain(rt, call, streamKind);
   const target = runtime.target;
 
   const timeToFirstTokenMs = clock.now() - call.startedAtMs;
@@ -158,7 +158,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     const end = tools.finish(event.finishReason);
     finished = true;
     scope.dispose();
-    await lease?.settle({ sent: true, usage: event.usage, rateLimit: open.rateLimit });
+    await slot?.end({ sent: true, usage: event.usage, rateLimit: open.rateLimit });
     const request = call.request;
     const result: ChatResult = {
       text, toolCalls: end.toolCalls,
@@ -185,7 +185,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     finished = true;
     const error = redactErrorChain(interruption(redactErrorChain(err, rt.redact), scope, call, where, idleMs), rt.redact);
     scope.dispose();
-    await lease?.settle({ sent: true, rateLimit: open.rateLimit });
+    await slot?.end({ sent: true, rateLimit: open.rateLimit });
     await events.return?.(undefined).catch(() => {});
     recordStreamFailure(rt, call, runtime, error, scope.cause === 'caller');
     rt.logger.warn({ ...where, chain: call.chain, kind: error.kind, code: error.code, chars: text.length }, 'stream interrupted after its first visible event; not retried');
@@ -196,7 +196,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
       // The consumer stopped reading: abort the request and free the attempt.
       scope.release();
       scope.dispose();
-      await lease?.settle({ sent: true, rateLimit: open.rateLimit });
+      await slot?.end({ sent: true, rateLimit: open.rateLimit });
       await events.return?.(undefined).catch(() => {});
     }
   }

@@ -3,6 +3,7 @@ import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 import { abortError } from './abort-error.js';
 import type { Admitted, Refused } from './admission.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
+import { AttemptSlot } from './attempt-slot.js';
 import type { AttemptValue } from './call-kind.js';
 import { recordSkip } from './record-outcome.js';
 
@@ -27,12 +28,13 @@ function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admi
     const why = admitted.reason === 'too_large' ? 'the request is larger than its whole token budget' : `its ${admitted.reason} budget is full`;
     return recordSkip(rt, call, target, { kind: 'local_limit', message: `${target.target.key} skipped: ${why} (${admitted.budget})`, availableInMs: admitted.retryInMs, code: admitted.reason });
   }
-  const lease = admitted.lease;
+  // From here the attempt's lease, in-flight count and (below) breaker pass have one owner.
+  const slot = new AttemptSlot(admitted.lease, target, a.endpoint.load, call);
   a.sentAtMs = rt.clock.now();
   // Nothing is sent for a call that is already over.
   const over = call.signal?.aborted ? 'caller' : call.deadlineAtMs !== undefined && call.deadlineAtMs <= a.sentAtMs ? 'deadline' : undefined;
   if (over) {
-    const released = lease.settle({ sent: false });
+    const released = slot.end({ sent: false });
     const error = abortError(over, call, target, new RouterError(over === 'caller' ? 'aborted' : 'timeout', over, where));
     if (released) return released.then(() => { throw error; });
     throw error;
@@ -41,13 +43,12 @@ function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admi
   const permit = a.lastResort ? 'bypass' : target.breaker.permit();
   if (!permit) {
     // The half-open probe went to another call while this one queued.
-    const released = lease.settle({ sent: false });
+    const released = slot.end({ sent: false });
     const skip = () => recordSkip<T>(rt, call, target, { kind: 'circuit_open', message: `circuit for ${target.breaker.key} is open`, availableInMs: target.breaker.reopensInMs() });
     return released ? released.then(skip) : skip();
   }
-  a.lease = lease;
-  a.permit = permit;
-  a.endpoint.load.inflight++;
+  slot.hold(permit);
+  a.slot = slot;
   a.endpoint.load.level?.took(a.tokens!, a.sentAtMs);
   return undefined;
 }

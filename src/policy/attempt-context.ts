@@ -2,11 +2,10 @@ import type { RouterError } from '../errors.js';
 import type { MaybePromise } from '../store/maybe-promise.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { Lease } from './admission.js';
 import type { AbortCause } from './attempt-scope.js';
+import type { AttemptSlot } from './attempt-slot.js';
 import type { TokenEstimate } from './budget.js';
 import type { AttemptValue, CallKind } from './call-kind.js';
-import type { BreakerPermit } from './circuit-breaker.js';
 import type { Endpoint, TargetRuntime } from './target-runtime.js';
 
 /** How a target ended when it did not answer: the call moves on, knowing when this target may accept again. */
@@ -16,8 +15,8 @@ export interface FallThrough {
   availableInMs?: number;
 }
 
-/** How a target ended. On success with `keepsAttempt`, the caller owns the attempt's lease and must settle it. */
-export type TargetOutcome<T> = { ok: true; value: T; lease?: Lease } | ({ ok: false } & FallThrough);
+/** How a target ended. On success with `keepsAttempt`, the caller owns the attempt's slot and must end it. */
+export type TargetOutcome<T> = { ok: true; value: T; slot?: AttemptSlot } | ({ ok: false } & FallThrough);
 
 /** What a pipeline step says: go on to the next step (undefined), try this target again, or this target is done. */
 export type StepResult<T> = undefined | 'retry' | TargetOutcome<T>;
@@ -27,7 +26,7 @@ export type Step = <P, T extends AttemptValue>(a: AttemptContext<P, T>) => Maybe
 
 /**
  * One target's run within one call, handed from step to step: what is fixed for the target (the
- * payload, the endpoint) and what each attempt learns (its lease and permit, what came back).
+ * payload, the endpoint) and what each attempt learns (its slot, what came back).
  */
 export interface AttemptContext<P, T extends AttemptValue> {
   readonly rt: Runtime;
@@ -48,8 +47,8 @@ export interface AttemptContext<P, T extends AttemptValue> {
   waitedMs?: number;
   /** Estimated tokens, computed on the first admission. */
   tokens?: TokenEstimate;
-  lease?: Lease;
-  permit?: BreakerPermit;
+  /** What this attempt holds once admitted (lease, in-flight count, breaker pass); ended exactly once. */
+  slot?: AttemptSlot;
   sentAtMs: number;
   value?: T;
   error?: RouterError;

@@ -14,7 +14,7 @@ import type { AttemptValue } from './call-kind.js';
  */
 export function decide<P, T extends AttemptValue>(a: AttemptContext<P, T>): StepResult<T> | Promise<StepResult<T>> {
   // A success ends the target without a promise of its own: this is every call's path.
-  if (!a.error) return { ok: true, value: a.value!, lease: a.kind.keepsAttempt ? a.lease : undefined };
+  if (!a.error) return { ok: true, value: a.value!, slot: a.kind.keepsAttempt ? a.slot : undefined };
   return afterFailure(a, a.error);
 }
 

@@ -16,19 +16,18 @@ function outcomeOf(a: AttemptContext<unknown, AttemptValue>): BreakerOutcome {
 
 /**
  * Records how one sent attempt ended, in the one place that does: into the breaker and the adaptive
- * throttle, the call's attempts, the `attempt` and `ratelimit` events, and the budget (the lease is
- * settled and reconciled against the usage billed, unless a stream keeps it until its end).
+ * throttle (the slot's verdict), the call's attempts, the `attempt` and `ratelimit` events, and the
+ * budget: the slot is ended, its lease reconciled against the usage billed, unless a stream that
+ * committed keeps it until its end.
  */
 export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>): StepResult<T> | Promise<StepResult<T>> {
   const { rt, call, target, value, error } = a;
-  a.endpoint.load.inflight--;
+  const slot = a.slot!;
   // An adapter that refused a part it cannot carry sent nothing: a skip, not an attempt.
   if (error?.kind === 'unsupported') return recordRefusal(a, error);
   const now = rt.clock.now();
   const latencyMs = now - a.sentAtMs;
-  const outcome = outcomeOf(a as AttemptContext<unknown, AttemptValue>);
-  target.throttle.record(outcome !== 'failure', now);
-  a.target.breaker.record(a.permit!, outcome, call);
+  slot.judge(outcomeOf(a as AttemptContext<unknown, AttemptValue>), now);
   const requestId = value?.requestId ?? error?.requestId;
   const rateLimit = value?.rateLimit ?? error?.rateLimit;
   if (rateLimit) {
@@ -50,17 +49,17 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
     });
   }
   if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', { ...targetRef(call, target), ...rateLimit });
-  if (!error && a.kind.keepsAttempt) return undefined; // the stream settles its lease at its end
-  const settled = a.lease!.settle({ sent: true, usage: value?.usage, rateLimit, rateLimited: error?.kind === 'rate_limited' });
+  if (!error && a.kind.keepsAttempt) return undefined; // the stream ends its slot at its end
+  const settled = slot.end({ sent: true, usage: value?.usage, rateLimit, rateLimited: error?.kind === 'rate_limited' });
   return settled ? settled.then(() => undefined) : undefined;
 }
 
 function recordRefusal<P, T extends AttemptValue>(a: AttemptContext<P, T>, error: RouterError): StepResult<T> | Promise<StepResult<T>> {
-  a.target.breaker.record(a.permit!, 'neutral', a.call);
   const { provider, model } = a.target.target;
   a.call.attempts.push({ provider, model, ok: false, kind: 'unsupported', skipped: true, latencyMs: 0 });
   if (a.rt.events.has('attempt')) a.rt.events.emit('attempt', { ...targetRef(a.call, a.target), attempt: 0, ok: false, kind: 'unsupported', skipped: true, latencyMs: 0, code: error.code, startedAtMs: a.sentAtMs });
-  const released = a.lease!.settle({ sent: false });
+  // Its permit goes back as no verdict, and its requests and tokens to the budgets.
+  const released = a.slot!.end({ sent: false });
   return released ? released.then(() => undefined) : undefined;
 }
 

@@ -2,7 +2,7 @@ import { RouterError } from '../errors.js';
 import { targetRef } from '../observe/event-refs.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { Lease } from './admission.js';
+import type { AttemptSlot } from './attempt-slot.js';
 import type { AttemptValue, CallKind } from './call-kind.js';
 import { runTarget } from './run-target.js';
 import type { TargetRuntime } from './target-runtime.js';
@@ -11,11 +11,11 @@ function describe(availableInMs: number | undefined): string {
   return availableInMs === undefined ? '' : ` (back in ${(availableInMs / 1000).toFixed(1)} s)`;
 }
 
-/** The target that answered, and on `keepsAttempt` the lease its value holds. */
+/** The target that answered, and on `keepsAttempt` the slot its value holds (the caller ends it). */
 export interface ChainAnswer<T> {
   value: T;
   target: TargetRuntime;
-  lease?: Lease;
+  slot?: AttemptSlot;
 }
 
 /**
@@ -37,7 +37,7 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
   for (let i = 0; i < targets.length; i++) {
     const target = targets[i]!;
     const outcome = await runTarget(rt, call, target, kind);
-    if (outcome.ok) return { value: outcome.value, target, lease: outcome.lease };
+    if (outcome.ok) return { value: outcome.value, target, slot: outcome.slot };
     if (outcome.error.kind === 'circuit_open') opened ??= target;
 
     last = outcome.error;
@@ -63,7 +63,7 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
   if (opened && rt.config.breaker.lastResort && opened.throttle.allows(rt.random, rt.clock.now())) {
     rt.logger.debug({ chain: call.chain, provider: opened.target.provider, model: opened.target.model }, 'last resort past an open circuit');
     const outcome = await runTarget(rt, call, opened, kind, true);
-    if (outcome.ok) return { value: outcome.value, target: opened, lease: outcome.lease };
+    if (outcome.ok) return { value: outcome.value, target: opened, slot: outcome.slot };
     last = outcome.error;
     (failures ??= []).push(`${opened.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''} (last resort)`);
   }

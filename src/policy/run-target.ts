@@ -2,7 +2,7 @@ import { isPromise } from '../store/maybe-promise.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { admit } from './admit.js';
-import type { AttemptContext, StepResult, TargetOutcome } from './attempt-context.js';
+import type { AttemptContext, Step, StepResult, TargetOutcome } from './attempt-context.js';
 import type { AttemptValue, CallKind } from './call-kind.js';
 import { decide } from './decide.js';
 import { gate } from './gate.js';
@@ -16,7 +16,7 @@ import type { TargetRuntime } from './target-runtime.js';
  * table: done, retry here, fall through, or throw). Each step is a file of its own with this one
  * shape; a step that ends the target (a skip, a result) or asks for a retry stops the pass.
  */
-const STEPS = [gate, admit, sendAttempt, recordOutcome, decide] as const;
+const STEPS: readonly Step[] = [gate, admit, sendAttempt, recordOutcome, decide];
 
 /** Runs one target of a call until it answers, falls through, or throws. */
 export async function runTarget<P, T extends AttemptValue>(
@@ -39,7 +39,6 @@ export async function runTarget<P, T extends AttemptValue>(
     }
     if (result! !== 'retry') return result!;
     a.attempt++;
-    a.lease = undefined;
-    a.permit = undefined;
+    a.slot = undefined;
   }
 }

@@ -1,0 +1,64 @@
+import type { BreakerOutcome } from '../decide/breaker-verdict.js';
+import type { Call } from '../runtime/call.js';
+import type { Lease, SettleOutcome } from './admission.js';
+import type { BreakerPermit } from './circuit-breaker.js';
+import type { EndpointLoad, TargetRuntime } from './target-runtime.js';
+
+/**
+ * Everything one attempt holds, in one owner: its room in the budgets (the lease), its count in
+ * the endpoint's in-flight load (what a pool's headroom reads), and, once the breaker let it through,
+ * its pass (the permit). `admit` opens it; `end` gives it all back, exactly once (a second `end` does
+ * nothing). A chat attempt ends when its answer (or failure) is recorded; a stream that committed
+ * keeps its slot, in flight, until its last chunk, its interruption or its consumer leaving.
+ *
+ * The breaker's verdict is a separate, earlier fact: a stream is judged at its commit point (a
+ * success), while it goes on holding its slot. `judge` spends the permit once; a slot ended unjudged
+ * (nothing was sent) hands its permit back as no verdict, so a half-open probe is never lost.
+ */
+export class AttemptSlot {
+  private permit: BreakerPermit | undefined;
+  private judged = false;
+  private ended = false;
+
+  constructor(private readonly lease: Lease, private readonly target: TargetRuntime, private readonly load: EndpointLoad, private readonly call: Call) {
+    load.inflight++;
+  }
+
+  /** Whether `end` has run. */
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /** Takes the breaker's pass for this attempt (admit, once the budgets had room). */
+  hold(permit: BreakerPermit): void {
+    this.permit = permit;
+  }
+
+  /**
+   * Records the attempt's verdict into its breaker and the adaptive throttle, spending the permit:
+   * the first verdict counts, later ones do nothing.
+   */
+  judge(outcome: BreakerOutcome, nowMs: number): void {
+    if (this.judged || this.permit === undefined) return;
+    this.judged = true;
+    this.target.throttle.record(outcome !== 'failure', nowMs);
+    this.target.breaker.record(this.permit, outcome, this.call);
+  }
+
+  /**
+   * Gives everything back: the in-flight count, the lease (settled with `outcome`: `sent: false`
+   * returns its requests and tokens) and an unjudged permit (as no verdict). Idempotent: only the
+   * first call acts, so every path that may end an attempt can call it. Synchronous (undefined)
+   * with the memory store.
+   */
+  end(outcome: SettleOutcome): Promise<void> | undefined {
+    if (this.ended) return undefined;
+    this.ended = true;
+    this.load.inflight--;
+    if (!this.judged && this.permit !== undefined) {
+      this.judged = true;
+      this.target.breaker.record(this.permit, 'neutral', this.call);
+    }
+    return this.lease.settle(outcome);
+  }
+}
