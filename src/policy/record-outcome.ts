@@ -35,7 +35,8 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
     a.endpoint.load.reportedAtMs = now;
   }
   const queuedMs = a.sentAtMs - a.startedAtMs;
-  const waitedMs = a.waitedMs !== undefined || queuedMs > 0 ? (a.waitedMs ?? 0) + queuedMs : undefined;
+  // Whole milliseconds: a jittered backoff is a fraction, and no reader wants 212.83452 ms.
+  const waitedMs = a.waitedMs !== undefined || queuedMs > 0 ? Math.round((a.waitedMs ?? 0) + queuedMs) : undefined;
   call.attempts.push({
     provider: target.target.provider, model: target.target.model, ok: !error, kind: error?.kind, status: error?.status,
     waitedMs, latencyMs, requestId,

@@ -120,9 +120,9 @@ describe('recordOutcome', () => {
     await admit(a);
     await sendAttempt(a);
     const record = vi.spyOn(a.target.breaker, 'record');
-    a.waitedMs = 212;
+    a.waitedMs = 212.83452;
     expect(await recordOutcome(a)).toBeUndefined();
-    expect(a.call.attempts).toEqual([expect.objectContaining({ provider: 'p', ok: true, requestId: 'fake_p_1', waitedMs: 212 })]);
+    expect(a.call.attempts).toEqual([expect.objectContaining({ provider: 'p', ok: true, requestId: 'fake_p_1', waitedMs: 213 })]);
     expect(record).toHaveBeenCalledTimes(1);
     expect(record).toHaveBeenCalledWith('closed', 'success', a.call);
     expect(a.slot!.isEnded).toBe(true);
