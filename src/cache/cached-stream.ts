@@ -4,7 +4,7 @@ import type { ResponseCache } from './response-cache.js';
 
 /** A cached answer replayed as the stream it would have been: start, its text, its tool calls, done. */
 function* replay(result: ChatResult): Generator<StreamEvent> {
-  yield { type: 'start', provider: result.provider, model: result.model };
+  yield { type: 'start', provider: result.provider, model: result.model, attempts: result.attempts, ...(result.requestId !== undefined ? { requestId: result.requestId } : {}) };
   if (result.text) yield { type: 'text', delta: result.text };
   for (let index = 0; index < result.toolCalls.length; index++) {
     const toolCall = result.toolCalls[index]!;

@@ -7,7 +7,7 @@ import { recordStreamFailure } from '../policy/record-outcome.js';
 import { runChain } from '../policy/run-chain.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { ChatRequest, ChatResult, RateLimitSnapshot, ToolCall } from '../types.js';
+import type { Attempt, ChatRequest, ChatResult, RateLimitSnapshot, ToolCall } from '../types.js';
 import { chatTokens } from './chat.js';
 import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
@@ -21,7 +21,7 @@ export type { PartialToolCall } from './tool-call-assembler.js';
  * complete and parsed), then exactly one of `done` or `interrupted`.
  */
 export type StreamEvent =
-  | { type: 'start'; provider: string; model: string }
+  | StreamStart
   | { type: 'text'; delta: string }
   | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
   | { type: 'tool_call'; toolCall: ToolCall }
@@ -36,6 +36,22 @@ export type StreamEvent =
     incompleteToolCalls: PartialToolCall[];
     error: RouterError;
   };
+
+/**
+ * The first event of a stream, at its commit point: the target that streams, every attempt the call
+ * made to get here (tried or skipped; the last one is this stream's), and the facts of the
+ * committed attempt's response headers, known before any text: what a proxy must send before its body.
+ */
+export interface StreamStart {
+  type: 'start';
+  provider: string;
+  model: string;
+  attempts: Attempt[];
+  /** The provider's id of the committed request, when it sent one. */
+  requestId?: string;
+  /** The headroom the committed response reported, when it carried rate-limit headers. */
+  rateLimit?: RateLimitSnapshot;
+}
 
 /** A provider stream that has produced its first visible event (or finished without any): committed. */
 export interface OpenStream {
@@ -138,7 +154,10 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
   let finished = false;
   let event: ProviderStreamEvent = open.first;
   try {
-    yield { type: 'start', ...where };
+    yield {
+      type: 'start', ...where, attempts: call.attempts,
+      ...(open.requestId !== undefined ? { requestId: open.requestId } : {}), ...(open.rateLimit ? { rateLimit: open.rateLimit } : {}),
+    };
     for (;;) {
       if (event.type === 'finish') break;
       if (event.type === 'delta') {

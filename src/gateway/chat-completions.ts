@@ -10,7 +10,6 @@ import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
 import { errorReply, gatewayError } from './error-reply.js';
 import { SseWriter } from './sse-writer.js';
 import { chainOf, type GatewayState } from './state.js';
-import type { AttemptCount } from './stream-attempts.js';
 
 const SSE_HEADERS = Object.freeze({
   'content-type': 'text/event-stream; charset=utf-8',
@@ -67,22 +66,22 @@ export function chatCompletions(state: GatewayState) {
 async function streamAnswer(state: GatewayState, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest, params: Record<string, unknown>): Promise<unknown> {
   const context = contextOf(request);
   const events = state.router.stream(chat)[Symbol.asyncIterator]();
-  const count: AttemptCount = { n: 0 };
   let next: IteratorResult<StreamEvent>;
   try {
-    next = await state.attempts.run(count, () => events.next());
+    next = await events.next();
   } catch (err) {
     await events.return?.(undefined).catch(() => {});
     throw err;
   }
   if (next.done || next.value.type !== 'start') throw new Error('the router stream did not start with a start event');
+  // The start event carries what the headers say: the attempts made, the committed request's id.
   const start = next.value;
-  const attempts = count.n;
+  const attempts = start.attempts.length;
   Object.assign(context, { provider: start.provider, model: start.model, attempts });
 
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts, upstreamRequestId: count.requestId }) });
+  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts, upstreamRequestId: start.requestId }) });
   const out = new SseWriter(res);
   const options = params.stream_options as { include_usage?: unknown } | undefined;
   const chunker = openAIChunker({ includeUsage: options?.include_usage === true });

@@ -16,7 +16,6 @@ import { listModels, retrieveModel } from './models.js';
 import type { DrainReport, GatewayOptions } from './options.js';
 import { requestLog } from './request-log.js';
 import type { GatewayState } from './state.js';
-import { StreamAttempts } from './stream-attempts.js';
 
 /** The Fastify instance `createGateway` returns, with a graceful shutdown. */
 export type Gateway = FastifyInstance & {
@@ -64,7 +63,7 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
     requestIdHeader: false,
     genReqId: () => reqPrefix + (++reqSeq).toString(36),
   });
-  const state: GatewayState = { router, attempts: new StreamAttempts(router), draining: false, createdAt: Math.floor(Date.now() / 1000) };
+  const state: GatewayState = { router, draining: false, createdAt: Math.floor(Date.now() / 1000) };
   const readiness = new Readiness(router);
   const drain = new Drain(app, state, options.drainMs ?? config.drainMs);
   let metrics: GatewayMetrics | undefined | false = options.metrics;
@@ -121,7 +120,6 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
   app.addHook('onClose', async () => {
     if (metrics) metrics.stop?.();
     readiness.stop();
-    state.attempts.stop();
   });
 
   // Without keys anyone who can reach the port is served as the default tenant: loopback only.

@@ -2,12 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { Router } from '../router.js';
 import { contextOf } from './context.js';
 import { gatewayError, type ErrorReply } from './error-reply.js';
-import type { StreamAttempts } from './stream-attempts.js';
 
 /** What the routes of one gateway share. */
 export interface GatewayState {
   router: Router;
-  attempts: StreamAttempts;
   /** True once a drain started: answers say `connection: close`, new calls get 503. */
   draining: boolean;
   /** When the gateway was created (Unix seconds): the `created` of every /v1/models entry. */

@@ -52,7 +52,7 @@ describe('router.stream', () => {
   it('streams an OpenAI answer: start, each delta, then done with usage, time to first token and the request body it sent', async () => {
     const { router } = setup();
     const events = await collect(router.stream({ ...ask(), maxTokens: 50 }));
-    expect(events[0]).toEqual({ type: 'start', provider: 'openai', model: 'gpt-4o-mini' });
+    expect(events[0]).toMatchObject({ type: 'start', provider: 'openai', model: 'gpt-4o-mini' });
     expect(texts(events)).toEqual(['Hello', ' from', ' OpenAI']);
     const end = last(events);
     expect(end.type).toBe('done');
@@ -76,9 +76,24 @@ describe('router.stream', () => {
     const { router, openai, anthropic } = setup();
     up.script(OPENAI_PATH, { status: 429, headers: { 'retry-after': '30' }, body: openaiBodies.rateLimitRequests });
     const events = await collect(router.stream(ask()));
-    expect(events[0]).toEqual({ type: 'start', provider: 'anthropic', model: 'claude-sonnet-4-6' });
+    expect(events[0]).toMatchObject({ type: 'start', provider: 'anthropic', model: 'claude-sonnet-4-6' });
     expect(last(events)).toMatchObject({ type: 'done', result: { text: 'Hello from Claude', attempts: [{ provider: 'openai', kind: 'rate_limited' }, { provider: 'anthropic', ok: true }] } });
     expect([openai(), anthropic()]).toEqual([1, 1]);
+  });
+
+  it('names on its start event every attempt so far and the committed response\'s request id and rate limits', async () => {
+    const { router } = setup();
+    up.script(OPENAI_PATH, { status: 503, body: openaiBodies.overloaded503 }, {
+      sse: openaiSse(['Hi']),
+      headers: { 'x-request-id': 'req_committed', 'x-ratelimit-limit-requests': '60', 'x-ratelimit-remaining-requests': '41', 'x-ratelimit-reset-requests': '1s' },
+    });
+    const events = await collect(router.stream(ask()));
+    const start = events[0] as Extract<StreamEvent, { type: 'start' }>;
+    expect(start).toMatchObject({ type: 'start', provider: 'openai', model: 'gpt-4o-mini', requestId: 'req_committed', rateLimit: { requests: { limit: 60, remaining: 41 } } });
+    expect(start.attempts.map((a) => [a.provider, a.ok, a.status])).toEqual([['openai', false, 503], ['openai', true, undefined]]);
+    expect(start.attempts[1]!.requestId).toBe('req_committed');
+    // The same list the result ends with: nothing is attempted after the commit point.
+    expect((last(events) as Extract<StreamEvent, { type: 'done' }>).result.attempts).toEqual(start.attempts);
   });
 
   it('retries a 503 before the first token on the same target', async () => {
@@ -122,7 +137,7 @@ describe('router.stream', () => {
     const { router, openai, anthropic } = setup({ retry: { maxAttempts: 1 } });
     up.script(ANTHROPIC_PATH, { sse: [...anthropicSseHead(), anthropicOverloadedEvent] });
     const events = await collect(router.stream({ ...ask(), chain: 'anthropic-first' }));
-    expect(events[0]).toEqual({ type: 'start', provider: 'openai', model: 'gpt-4o-mini' });
+    expect(events[0]).toMatchObject({ type: 'start', provider: 'openai', model: 'gpt-4o-mini' });
     expect(last(events)).toMatchObject({ type: 'done', result: { text: 'Hello from OpenAI', attempts: [{ provider: 'anthropic', kind: 'server' }, { provider: 'openai', ok: true }] } });
     expect([anthropic(), openai()]).toEqual([1, 1]);
   });

@@ -2,7 +2,8 @@ import OpenAI, { APIError } from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openaiParallelToolSse, openaiToolCompletion, openaiWeatherTool } from '../../providers/test-support/wire.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openaiBodies } from '../support/fixtures.js';
-import { openaiSse } from '../support/sse.js';
+import { INTERNALS, type Router, type RouterInternals } from '../../src/router.js';
+import { anthropicSse, openaiSse } from '../support/sse.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { startHarness, xHeaders, type Harness } from './gateway-harness.js';
 
@@ -46,6 +47,22 @@ describe('POST /v1/chat/completions through the openai SDK', () => {
     const raw = await h.client().chat.completions.create({ model: 'openai-only', messages: hello, stream: true }).asResponse();
     expect(xHeaders(raw.headers)).toMatchObject({ 'x-switchyard-attempts': '2', 'x-switchyard-upstream-request-id': 'req_stream_2' });
     expect(await raw.text()).toMatch(/data: \[DONE\]\n\n$/);
+  });
+
+  it('takes a stream\'s header facts from its start event: no router-wide attempt listener is left behind', async () => {
+    // Without /metrics (whose counters listen to every attempt) nothing of the gateway listens at all.
+    h = await startHarness(up, {}, { metrics: false });
+    const events = (h.router as Router & { [INTERNALS]: RouterInternals })[INTERNALS].runtime.events;
+    up.script(OPENAI_PATH, ...Array.from({ length: 3 }, () => ({ status: 503, body: openaiBodies.overloaded503 })));
+    up.script(ANTHROPIC_PATH, { sse: anthropicSse(['Hi']), headers: { 'request-id': 'req_anthropic_stream' } });
+    const raw = await h.client().chat.completions.create({ model: 'default', messages: hello, stream: true }).asResponse();
+    // Three 503s from openai, then anthropic's stream: the same facts the JSON answer's headers carry.
+    expect(xHeaders(raw.headers)).toMatchObject({
+      'x-switchyard-provider': 'anthropic', 'x-switchyard-model': 'claude-sonnet-4-6',
+      'x-switchyard-attempts': '4', 'x-switchyard-upstream-request-id': 'req_anthropic_stream',
+    });
+    expect(await raw.text()).toMatch(/data: \[DONE\]\n\n$/);
+    expect(events.has('attempt')).toBe(false);
   });
 
   it('answers from the fallback when the primary keeps answering 503', async () => {
