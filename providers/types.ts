@@ -142,6 +142,13 @@ export interface ProviderResponse {
 export interface ProviderCallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * Called by the adapter once per request, right before its bytes go to the network: after the
+   * request is mapped and its body serialised. Whatever fails before it sent nothing, so the router
+   * takes it for the caller's (or its own) fault, never the provider's: no breaker or cooling hears
+   * of it. Every adapter calls it on chat, stream and embed (the contract suite checks).
+   */
+  onSend?: () => void;
 }
 
 /**

@@ -4,6 +4,7 @@ import { providerTransport } from '../shared/http-fetch.js';
 import { SDK_BACKSTOP_TIMEOUT_MS } from '../shared/sdk-backstop.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
+import { sendingFetch } from '../shared/send-hook.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
@@ -29,7 +30,8 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
     maxRetries: 0,
     // Only a backstop: the router times every attempt itself, or passes the attempt's own timeout.
     timeout: SDK_BACKSTOP_TIMEOUT_MS,
-    ...(transport ? { fetch: transport.fetch } : {}),
+    // Every request tells the router when its bytes go (onSend): after the SDK serialised its body.
+    fetch: sendingFetch(transport?.fetch ?? ((input, init) => globalThis.fetch(input, init))),
     defaultHeaders: provider.headers,
     logger: sdkLogger(ctx.logger, provider.name),
     logLevel: 'warn',

@@ -7,6 +7,7 @@ import { COHERE_MAX_TEXTS, embedBedrock, maxEmbeddingInputsFor } from './embed.j
 import { checkBedrockSdk, loadBedrockSdk, type BedrockSdk } from './load-sdk.js';
 import { mapBedrockError } from './map-error.js';
 import { awsSecretRedactor } from './redact.js';
+import { announceSend } from './send-hook.js';
 import { converseAnswer } from './response.js';
 import { streamBedrock } from './stream.js';
 import { converseUsage } from './usage.js';
@@ -54,7 +55,7 @@ export function bedrockAdapter(ctx: AdapterContext): ProviderAdapter {
       let data: ConverseCommandOutput;
       try {
         const { sdk: s, client } = open();
-        data = await client.send(new s.client.ConverseCommand(converseInput(request, provider.name)), httpOptions(options));
+        data = await client.send(announceSend(new s.client.ConverseCommand(converseInput(request, provider.name)), options), httpOptions(options));
       } catch (err) {
         throw map(err);
       }

@@ -3,6 +3,7 @@ import type { RouterError } from '../../src/errors.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import { unsupported } from '../shared/content-source.js';
 import type { ProviderCallOptions, ProviderEmbedRequest, ProviderEmbedResponse } from '../types.js';
+import { announceSend } from './send-hook.js';
 import type { BedrockSdk } from './load-sdk.js';
 import { baseModelId } from './model-family.js';
 
@@ -52,7 +53,7 @@ async function invoke(ctx: BedrockEmbedContext, body: unknown, options: Provider
   }, { step: 'deserialize', name: 'switchyardInputTokens' });
   let out;
   try {
-    out = await ctx.client.send(command, ctx.httpOptions(options));
+    out = await ctx.client.send(announceSend(command, options), ctx.httpOptions(options));
   } catch (err) {
     throw ctx.map(err);
   }

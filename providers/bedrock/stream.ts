@@ -2,6 +2,7 @@ import type { BedrockRuntimeClient, ConverseStreamOutput } from '@aws-sdk/client
 import type { RouterError } from '../../src/errors.js';
 import { truncatedStream } from '../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderStreamEvent } from '../types.js';
+import { announceSend } from './send-hook.js';
 import { converseInput, usesJsonTool } from './converse-request.js';
 import type { BedrockSdk } from './load-sdk.js';
 import { reasoningParts } from './reasoning-parts.js';
@@ -28,7 +29,7 @@ export async function* streamBedrock(ctx: BedrockStreamContext, request: Provide
   let events: AsyncIterable<ConverseStreamOutput>;
   let requestId: string | undefined;
   try {
-    const out = await ctx.client.send(new ctx.sdk.client.ConverseStreamCommand(input), ctx.httpOptions(options));
+    const out = await ctx.client.send(announceSend(new ctx.sdk.client.ConverseStreamCommand(input), options), ctx.httpOptions(options));
     if (!out.stream) throw new Error('ConverseStream answered without a stream');
     events = out.stream;
     requestId = out.$metadata.requestId;

@@ -93,6 +93,8 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
   async function begin(request: ProviderRequest | ProviderEmbedRequest, log: unknown[], options: ProviderCallOptions) {
     const where = { provider: provider.name, model: request.model };
     log.push(request);
+    // Received, as far as a router can tell: the request left for the (in-process) provider.
+    options.onSend?.();
     const n = requests.length + embedRequests.length;
     const step = (provider.respond?.(request, n) ?? script.shift() ?? 'ok') as FakeStep;
     const requestId = `fake_${provider.name}_${n}`;

@@ -96,7 +96,9 @@ export function geminiClient(ctx: AdapterContext): GeminiClient {
       options.signal?.removeEventListener('abort', onAbort);
     };
     try {
-      const res = await fetch(url(model, method), { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+      const payload = JSON.stringify(body);
+      options.onSend?.();
+      const res = await fetch(url(model, method), { method: 'POST', headers, body: payload, signal: controller.signal });
       if (!res.ok) {
         const text = await res.text();
         let parsed: unknown = text;

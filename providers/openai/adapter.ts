@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import { providerTransport } from '../shared/http-fetch.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
+import { sendingFetch } from '../shared/send-hook.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { openAIBody } from './adapter-body.js';
 import { openAIClient } from './client.js';
@@ -37,7 +38,9 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const transport = providerTransport(provider);
   const dialect = provider.type === 'openai-compatible' && provider.preset ? presetDialect(provider.preset) : undefined;
   // Compatible servers' own error bodies are rewritten into OpenAI's envelope before the SDK reads them.
-  const fetch = compatible ? withErrorEnvelope(transport?.fetch ?? ((input, init) => globalThis.fetch(input, init))) : transport?.fetch;
+  const base = transport?.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  // Every request tells the router when its bytes go (onSend): after the SDK serialised its body.
+  const fetch = sendingFetch(compatible ? withErrorEnvelope(base) : base);
   const client = openAIClient(provider, ctx.logger, fetch);
   const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact, dialect });
   const headersOf = (headers: Headers) => aliasedHeaders(headers, dialect?.headerAliases);

@@ -1,10 +1,13 @@
 import type { ProviderCallOptions } from '../types.js';
+import { sendHookOptions, type HookInit } from './send-hook.js';
 
 /**
  * Per-request options for either SDK. Both reject `timeout: undefined` and fractional timeouts
- * ("timeout must be an integer"), so the key is only there when set, and whole.
+ * ("timeout must be an integer"), so the key is only there when set, and whole. `onSend` rides in
+ * `fetchOptions` to the client's `sendingFetch`.
  */
-export function sdkRequestOptions(options: ProviderCallOptions): { signal?: AbortSignal; timeout?: number } {
-  if (options.timeoutMs === undefined) return { signal: options.signal };
-  return { signal: options.signal, timeout: Math.max(1, Math.ceil(options.timeoutMs)) };
+export function sdkRequestOptions(options: ProviderCallOptions): { signal?: AbortSignal; timeout?: number; fetchOptions?: HookInit } {
+  const hook = sendHookOptions(options);
+  if (options.timeoutMs === undefined) return { signal: options.signal, ...hook };
+  return { signal: options.signal, timeout: Math.max(1, Math.ceil(options.timeoutMs)), ...hook };
 }

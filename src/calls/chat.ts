@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
+import { unsendableChatParam } from './unsendable-param.js';
 
 /** Prompt tokens (a real tokenizer only when a token budget needs it) and the output reservation. */
 export function chatTokens(call: Call, target: TargetRuntime, payload: ProviderRequest): TokenEstimate {
@@ -41,6 +42,7 @@ export const chatKind: CallKind<ProviderRequest, ChatValue> = {
   attemptTimeoutMs: (_call, target) => target.attemptTimeoutMs,
   timeoutLabel: (ms) => `attempt timed out after ${ms} ms`,
   leaseTtlMs: (target) => target.leaseTtlMs,
+  unsendableParam: unsendableChatParam,
 };
 
 /** Sends a chat call down its chain and shapes the answer. */

@@ -12,6 +12,7 @@ import { chatTokens } from './chat.js';
 import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
 import { ToolCallAssembler, type PartialToolCall } from './tool-call-assembler.js';
+import { unsendableChatParam } from './unsendable-param.js';
 
 export type { PartialToolCall } from './tool-call-assembler.js';
 
@@ -107,10 +108,11 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
   payload: (call, target) => providerRequest(call.request as ChatRequest, target),
   endpoint: (target) => target.chat,
   estimateTokens: chatTokens,
-  send: (adapter, payload, handle) => openUntilVisible(adapter.stream(payload, { signal: handle.signal }), handle.scope!),
+  send: (adapter, payload, handle) => openUntilVisible(adapter.stream(payload, { signal: handle.signal, onSend: handle.onSend }), handle.scope!),
   attemptTimeoutMs: (call, target) => (call.request as ChatRequest).firstTokenTimeoutMs ?? target.firstTokenTimeoutMs ?? Infinity,
   timeoutLabel: () => 'no first token in time',
   leaseTtlMs: (target) => target.streamLeaseTtlMs,
+  unsendableParam: unsendableChatParam,
 };
 
 /**

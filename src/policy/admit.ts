@@ -5,6 +5,7 @@ import type { Admitted, Refused } from './admission.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import { AttemptSlot } from './attempt-slot.js';
 import type { AttemptValue } from './call-kind.js';
+import { notSentError } from './not-sent.js';
 import { recordSkip } from './record-outcome.js';
 
 /**
@@ -13,7 +14,15 @@ import { recordSkip } from './record-outcome.js';
  * whose caller aborted or whose deadline passed meanwhile sends nothing.
  */
 export function admit<P, T extends AttemptValue>(a: AttemptContext<P, T>): MaybePromise<StepResult<T>> {
-  a.tokens ??= a.kind.estimateTokens(a.call, a.target, a.payload);
+  if (!a.tokens) {
+    try {
+      a.tokens = a.kind.estimateTokens(a.call, a.target, a.payload);
+    } catch (err) {
+      const error = notSentError(err, 'estimate', a.call, a.target, a.kind.unsendableParam, a.rt.redact);
+      recordSkip(a.rt, a.call, a.target, { kind: error.kind, message: error.message });
+      throw error;
+    }
+  }
   const admitted = a.rt.admission.admit({ call: a.call, target: a.target, budget: a.endpoint.budget, tokens: a.tokens, leaseTtlMs: a.kind.leaseTtlMs(a.target) });
   return isPromise(admitted) ? admitted.then((r) => afterAdmission(a, r)) : afterAdmission(a, admitted);
 }

@@ -50,6 +50,11 @@ export interface AttemptContext<P, T extends AttemptValue> {
   /** What this attempt holds once admitted (lease, in-flight count, breaker pass); ended exactly once. */
   slot?: AttemptSlot;
   sentAtMs: number;
+  /**
+   * Whether this attempt's request left the process (the adapter's `onSend`, or an answer). An
+   * attempt that failed unsent was the request's fault: no breaker, throttle or cooling hears of it.
+   */
+  sent: boolean;
   value?: T;
   error?: RouterError;
   /** Why the attempt was cut short by the router or the caller, if it was. */

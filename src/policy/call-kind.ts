@@ -23,6 +23,8 @@ export interface AttemptHandle {
   signal?: AbortSignal;
   timeoutMs?: number;
   scope?: AttemptScope;
+  /** Handed to the adapter (`ProviderCallOptions.onSend`): its request's bytes are leaving now. */
+  onSend?: () => void;
 }
 
 /**
@@ -48,4 +50,6 @@ export interface CallKind<P, T extends AttemptValue> {
   timeoutLabel(ms: number): string;
   /** How long a concurrency slot of this kind outlives a process that died holding it. */
   leaseTtlMs(target: TargetRuntime): number;
+  /** After a failure before anything was sent: the part of the caller's request to blame, if one is. */
+  unsendableParam?(call: Call): string | undefined;
 }

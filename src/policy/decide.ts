@@ -44,7 +44,8 @@ async function afterFailure<P, T extends AttemptValue>(a: AttemptContext<P, T>, 
     return 'retry';
   }
 
-  const order = step.block;
+  // Only a provider's answer cools an endpoint or parks a provider: an unsent request told it nothing.
+  const order = a.sent ? step.block : undefined;
   if (order) {
     const now = rt.clock.now();
     const key = order.scope === 'provider' ? target.parkedKey : a.endpoint.coolingKey;

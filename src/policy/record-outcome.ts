@@ -23,8 +23,9 @@ function outcomeOf(a: AttemptContext<unknown, AttemptValue>): BreakerOutcome {
 export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>): StepResult<T> | Promise<StepResult<T>> {
   const { rt, call, target, value, error } = a;
   const slot = a.slot!;
-  // An adapter that refused a part it cannot carry sent nothing: a skip, not an attempt.
-  if (error?.kind === 'unsupported') return recordRefusal(a, error);
+  // Nothing left the process (an adapter refused a part it cannot carry, or the request could not be
+  // encoded): a skip, not an attempt, and no verdict of the provider.
+  if (error && (!a.sent || error.kind === 'unsupported')) return recordUnsent(a, error);
   const now = rt.clock.now();
   const latencyMs = now - a.sentAtMs;
   slot.judge(outcomeOf(a as AttemptContext<unknown, AttemptValue>), now);
@@ -55,10 +56,10 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
   return settled ? settled.then(() => undefined) : undefined;
 }
 
-function recordRefusal<P, T extends AttemptValue>(a: AttemptContext<P, T>, error: RouterError): StepResult<T> | Promise<StepResult<T>> {
+function recordUnsent<P, T extends AttemptValue>(a: AttemptContext<P, T>, error: RouterError): StepResult<T> | Promise<StepResult<T>> {
   const { provider, model } = a.target.target;
-  a.call.attempts.push({ provider, model, ok: false, kind: 'unsupported', skipped: true, latencyMs: 0 });
-  if (a.rt.events.has('attempt')) a.rt.events.emit('attempt', { ...targetRef(a.call, a.target), attempt: 0, ok: false, kind: 'unsupported', skipped: true, latencyMs: 0, code: error.code, startedAtMs: a.sentAtMs });
+  a.call.attempts.push({ provider, model, ok: false, kind: error.kind, skipped: true, latencyMs: 0, ...(error.code !== undefined ? { code: error.code } : {}) });
+  if (a.rt.events.has('attempt')) a.rt.events.emit('attempt', { ...targetRef(a.call, a.target), attempt: 0, ok: false, kind: error.kind, skipped: true, latencyMs: 0, code: error.code, startedAtMs: a.sentAtMs });
   // Its permit goes back as no verdict, and its requests and tokens to the budgets.
   const released = a.slot!.end({ sent: false });
   return released ? released.then(() => undefined) : undefined;

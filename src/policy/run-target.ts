@@ -6,7 +6,8 @@ import type { AttemptContext, Step, StepResult, TargetOutcome } from './attempt-
 import type { AttemptValue, CallKind } from './call-kind.js';
 import { decide } from './decide.js';
 import { gate } from './gate.js';
-import { recordOutcome } from './record-outcome.js';
+import { notSentError } from './not-sent.js';
+import { recordOutcome, recordSkip } from './record-outcome.js';
 import { sendAttempt } from './send-attempt.js';
 import type { TargetRuntime } from './target-runtime.js';
 
@@ -22,12 +23,19 @@ const STEPS: readonly Step[] = [gate, admit, sendAttempt, recordOutcome, decide]
 export async function runTarget<P, T extends AttemptValue>(
   rt: Runtime, call: Call, target: TargetRuntime, kind: CallKind<P, T>, lastResort = false,
 ): Promise<TargetOutcome<T>> {
+  let payload: P;
+  try {
+    payload = kind.payload(call, target); // schemas converted to JSON Schema here
+  } catch (err) {
+    const error = notSentError(err, 'build', call, target, kind.unsendableParam, rt.redact);
+    recordSkip(rt, call, target, { kind: error.kind, message: error.message });
+    throw error;
+  }
   const a: AttemptContext<P, T> = {
-    rt, call, target, kind, lastResort,
-    payload: kind.payload(call, target),
+    rt, call, target, kind, lastResort, payload,
     endpoint: kind.endpoint(target),
     attemptTimeoutMs: Math.min(target.attemptTimeoutMs, kind.attemptTimeoutMs(call, target)),
-    attempt: 1, startedAtMs: 0, sentAtMs: 0,
+    attempt: 1, startedAtMs: 0, sentAtMs: 0, sent: false,
   };
   for (;;) {
     a.startedAtMs = rt.clock.now();
@@ -40,5 +48,6 @@ export async function runTarget<P, T extends AttemptValue>(
     if (result! !== 'retry') return result!;
     a.attempt++;
     a.slot = undefined;
+    a.sent = false;
   }
 }

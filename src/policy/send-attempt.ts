@@ -2,6 +2,7 @@ import { RouterError } from '../errors.js';
 import { redactErrorChain } from '../observe/redact.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import { attemptScope } from './attempt-scope.js';
+import { notSentError } from './not-sent.js';
 import type { AttemptValue } from './call-kind.js';
 
 /**
@@ -32,11 +33,16 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
   a.value = undefined;
   a.error = undefined;
   a.cause = undefined;
+  a.sent = false;
+  const onSend = () => {
+    a.sent = true;
+  };
   try {
     const pending = scope
-      ? kind.send(target.adapter, a.payload, { signal: scope.signal, scope }, call)
-      : kind.send(target.adapter, a.payload, { timeoutMs }, call);
+      ? kind.send(target.adapter, a.payload, { signal: scope.signal, scope, onSend }, call)
+      : kind.send(target.adapter, a.payload, { timeoutMs, onSend }, call);
     a.value = await (scope ? pending : rt.stallGuard.guard(pending, timeoutMs + BODY_GRACE_MS, where));
+    a.sent = true; // an answer came, so the request went
     if (!kind.keepsAttempt) scope?.dispose();
   } catch (err) {
     scope?.dispose();
@@ -44,6 +50,8 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
     redactErrorChain(err, rt.redact);
     let error = err instanceof RouterError ? err : new RouterError('transport', rt.redact(String(err)), { ...where, cause: err });
     let cause = scope?.cause;
+    // Nothing left the process (mapping, serialising): the request's fault, whatever the SDK called it.
+    if (!a.sent && cause === undefined) error = notSentError(err, 'send', call, target, kind.unsendableParam, rt.redact);
     if (!scope && error.kind === 'timeout') cause = byDeadline ? 'deadline' : 'attempt_timeout';
     if (cause === 'attempt_timeout') error = new RouterError('timeout', `${where.provider}:${where.model}: ${kind.timeoutLabel(a.attemptTimeoutMs)}`, { ...where, cause: error });
     a.error = error;

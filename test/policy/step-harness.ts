@@ -42,7 +42,7 @@ export function stepBench(config: Partial<SwitchyardConfig> = {}): StepBench {
       return {
         rt, call, target, kind, lastResort: false, payload, endpoint: kind.endpoint(target),
         attemptTimeoutMs: Math.min(target.attemptTimeoutMs, kind.attemptTimeoutMs(call, target)),
-        attempt: 1, startedAtMs: clock.now(), sentAtMs: 0,
+        attempt: 1, startedAtMs: clock.now(), sentAtMs: 0, sent: false,
       };
     },
   };
