@@ -1,16 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouterError } from '../../src/errors.js';
 import { assembledToolCalls, drain } from '../test-support/adapter-harness.js';
-import type { ProviderStreamEvent } from '../types.js';
+import type { ProviderCallOptions, ProviderStreamEvent } from '../types.js';
 import { CONTRACT_CASES, contractRequest, EXPECT, type Arranged, type ContractCase, type ContractHarness } from './cases.js';
 
 type Check = (arranged: Arranged, c: ContractCase, model: string) => Promise<void>;
 
 const signal = () => ({ signal: new AbortController().signal });
 
-async function chatFailure(arranged: Arranged, c: ContractCase, model: string): Promise<RouterError> {
+/**
+ * Call options whose `onSend` notes how many requests the server had seen at that moment: an adapter
+ * calls it once per request, right before the bytes go, so the server has seen none of this one yet.
+ */
+function announcing(arranged: Arranged) {
+  const seenAtSend: number[] = [];
+  const before = arranged.sent();
+  return {
+    options: { signal: new AbortController().signal, onSend: () => seenAtSend.push(arranged.sent() - before) },
+    expectAnnouncedOnce: () => expect(seenAtSend).toEqual([0]),
+  };
+}
+
+async function chatFailure(arranged: Arranged, c: ContractCase, model: string, options: ProviderCallOptions = signal()): Promise<RouterError> {
   try {
-    await arranged.adapter.chat(contractRequest(c, model), signal());
+    await arranged.adapter.chat(contractRequest(c, model), options);
   } catch (err) {
     expect(err).toBeInstanceOf(RouterError);
     return err as RouterError;
@@ -39,8 +52,10 @@ function failing(kind: RouterError['kind'], retryAfterMs?: number): { chat: Chec
   };
   return {
     async chat(arranged, c, model) {
-      facts(await chatFailure(arranged, c, model));
+      const { options, expectAnnouncedOnce } = announcing(arranged);
+      facts(await chatFailure(arranged, c, model, options));
       expect(arranged.sent()).toBe(1);
+      expectAnnouncedOnce(); // the request left: the provider's answer is a verdict on it
     },
     async stream(arranged, c, model) {
       const { events, error } = await drain(arranged.adapter, contractRequest(c, model));
@@ -54,7 +69,9 @@ function failing(kind: RouterError['kind'], retryAfterMs?: number): { chat: Chec
 
 const CHECKS: Record<ContractCase, Check | { chat: Check; stream: Check }> = {
   async success(arranged, c, model) {
-    const res = await arranged.adapter.chat(contractRequest(c, model), signal());
+    const { options, expectAnnouncedOnce } = announcing(arranged);
+    const res = await arranged.adapter.chat(contractRequest(c, model), options);
+    expectAnnouncedOnce();
     expect(res).toMatchObject({ text: EXPECT.text, toolCalls: [], finishReason: 'stop' });
     expect(typeof res.model).toBe('string');
     expect(res.requestId).toEqual(expect.any(String));
@@ -62,8 +79,10 @@ const CHECKS: Record<ContractCase, Check | { chat: Check; stream: Check }> = {
     expect(arranged.sent()).toBe(1);
   },
   async stream_success(arranged, c, model) {
-    const { events, error } = await drain(arranged.adapter, contractRequest(c, model));
+    const { options, expectAnnouncedOnce } = announcing(arranged);
+    const { events, error } = await drain(arranged.adapter, contractRequest(c, model), options.signal, options.onSend);
     expect(error).toBeUndefined();
+    expectAnnouncedOnce();
     expect(texts(events).join('')).toBe(EXPECT.streamTexts.join(''));
     expect(texts(events).every((t) => t !== '')).toBe(true);
     const finishes = events.filter((e) => e.type === 'finish');
@@ -143,7 +162,9 @@ const CHECKS: Record<ContractCase, Check | { chat: Check; stream: Check }> = {
     const adapter = arranged.adapter;
     expect(adapter.embed).toBeTypeOf('function');
     expect(adapter.traits.maxEmbeddingInputs).toBeGreaterThan(0);
-    const res = await adapter.embed!({ model, input: [...EXPECT.embedInput] }, signal());
+    const { options, expectAnnouncedOnce } = announcing(arranged);
+    const res = await adapter.embed!({ model, input: [...EXPECT.embedInput] }, options);
+    expectAnnouncedOnce();
     expect(res.embeddings).toHaveLength(EXPECT.embedInput.length);
     for (const vector of res.embeddings) expect(vector.length > 0 && vector.every(Number.isFinite)).toBe(true);
     if (arranged.vectors) expect(res.embeddings).toEqual(arranged.vectors);

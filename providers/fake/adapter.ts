@@ -92,9 +92,9 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
   /** Takes the next scripted step and waits out its latency (abortably, and within its timeout). */
   async function begin(request: ProviderRequest | ProviderEmbedRequest, log: unknown[], options: ProviderCallOptions) {
     const where = { provider: provider.name, model: request.model };
-    log.push(request);
-    // Received, as far as a router can tell: the request left for the (in-process) provider.
+    // The request leaves for the (in-process) provider, which logs it on receipt.
     options.onSend?.();
+    log.push(request);
     const n = requests.length + embedRequests.length;
     const step = (provider.respond?.(request, n) ?? script.shift() ?? 'ok') as FakeStep;
     const requestId = `fake_${provider.name}_${n}`;

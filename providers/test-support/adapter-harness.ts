@@ -48,10 +48,10 @@ export async function failureOf(adapter: ProviderAdapter, request: ProviderReque
 }
 
 /** Runs one stream to its end: the events it yielded, and the `RouterError` it threw, if any. */
-export async function drain(adapter: ProviderAdapter, request: ProviderRequest, signal: AbortSignal = new AbortController().signal): Promise<{ events: ProviderStreamEvent[]; error?: RouterError }> {
+export async function drain(adapter: ProviderAdapter, request: ProviderRequest, signal: AbortSignal = new AbortController().signal, onSend?: () => void): Promise<{ events: ProviderStreamEvent[]; error?: RouterError }> {
   const events: ProviderStreamEvent[] = [];
   try {
-    for await (const event of adapter.stream(request, { signal })) events.push(event);
+    for await (const event of adapter.stream(request, { signal, ...(onSend ? { onSend } : {}) })) events.push(event);
   } catch (err) {
     if (err instanceof RouterError) return { events, error: err };
     throw new Error(`adapter stream threw a non-RouterError: ${String(err)}`);

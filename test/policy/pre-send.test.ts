@@ -103,6 +103,16 @@ describe('a failure before the request leaves the process', () => {
     await expectCallerFault(r, err, 'providerOptions.openai.metadata', /could not be encoded/);
   });
 
+  it('serialising through the anthropic SDK too', async () => {
+    const r = wireRouter(up, { breaker: { consecutiveFailures: 1 }, chains: { default: ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] } });
+    close = () => r.router.close();
+    const err = await rejectionOf(r.router.chat({ messages: hello, providerOptions: { anthropic: { metadata: nested(100_000) } } }));
+    expect(err).toMatchObject({ kind: 'invalid_request', provider: 'anthropic', param: 'providerOptions.anthropic.metadata' });
+    expect([r.openai(), r.anthropic()]).toEqual([0, 0]);
+    expect(r.router.breakerStates()).toEqual({ openai: 'closed', anthropic: 'closed' });
+    expect((await r.router.chat({ messages: hello })).provider).toBe('anthropic');
+  });
+
   it('keeps an adapter\'s own verdict on the request as it is (a RouterError that blames the request)', async () => {
     const r = setup();
     // An image the adapter's mapping refuses as the caller's: bad_request, thrown before the SDK.
