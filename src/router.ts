@@ -122,9 +122,10 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     failoverMs: resolved.store.type === 'redis' ? resolved.store.failoverMs : undefined,
     onStateChange: (change) => events.emit('store', change),
   });
-  const breakers = new Breakers(resolved.breaker, clock, (key, state, by) => {
-    logger.warn({ breaker: key, state, callId: by?.id }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
-    events.emit('breaker', by ? { key, state, callId: by.id, tenant: by.tenant.name, chain: by.chain, operation: by.operation } : { key, state });
+  const breakers = new Breakers(resolved.breaker, clock, (key, state, by, openedBy) => {
+    logger.warn({ breaker: key, state, callId: by?.id, ...(openedBy ? { openedBy } : {}) }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
+    const facts = { key, state, ...(openedBy ? { openedBy } : {}) };
+    events.emit('breaker', by ? { ...facts, callId: by.id, tenant: by.tenant.name, chain: by.chain, operation: by.operation } : facts);
   }, store.shared ? roleOf(store, 'breakers') : undefined);
   const adapters = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger, redact: secretRedactor(providerSecrets(provider)) }));

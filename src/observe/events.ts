@@ -69,8 +69,11 @@ export interface RouterEvents {
    * A circuit breaker changed state. `key` is the provider (or `provider:model` with scope `target`).
    * When a call's outcome changed it (opened or closed it), the call's `callId`, `tenant`, `chain` and
    * `operation`; none when time alone did (half-open), or the fleet's state did (`breaker.shared`).
+   * `openedBy`, when this process's own verdicts opened it: the counted failures per tenant within
+   * the breaker's window (since it last closed). One tenant's failures opening a breaker that the
+   * others' calls pass through is a smell: that client's requests, not the provider, may be at fault.
    */
-  breaker: { key: string; state: 'open' | 'halfOpen' | 'closed' } & Partial<CallRef>;
+  breaker: { key: string; state: 'open' | 'halfOpen' | 'closed'; openedBy?: Record<string, number> } & Partial<CallRef>;
   /** A quota or billing error parked a provider. */
   quota: TargetRef & { code?: string; status?: number; parkedForMs: number; requestId?: string };
   /** The rate-limit headroom a provider reported on a response. */

@@ -28,7 +28,7 @@ export class Breakers {
 
   constructor(
     private readonly policy: BreakerPolicy, private readonly clock: Clock,
-    private readonly onStateChange: (key: string, state: BreakerState, by?: BreakerCause) => void,
+    private readonly onStateChange: (key: string, state: BreakerState, by?: BreakerCause, openedBy?: Record<string, number>) => void,
     /** The shared store's breaker-state role, if it plays one: followed with `breaker.shared`. */
     fleet?: BreakerStateStore,
   ) {

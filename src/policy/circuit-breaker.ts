@@ -5,6 +5,7 @@ import type { Clock, Timer } from '../types.js';
 import type { BreakerPolicy } from '../config/index.js';
 import type { BreakerOutcome } from '../decide/breaker-verdict.js';
 import type { SharedBreakerState } from '../store/breaker-state.js';
+import { FailureTenants } from './failure-tenants.js';
 import { SharedBreakerLink, type SharedBreakerOptions } from './shared-breaker.js';
 
 export type { BreakerOutcome } from '../decide/breaker-verdict.js';
@@ -20,7 +21,8 @@ export interface CircuitBreakerOptions {
   clock: Clock;
   /** One emitter that rotates every breaker's buckets, instead of a timer per breaker. */
   rotate: EventEmitter;
-  onStateChange: (key: string, state: BreakerState, by?: BreakerCause) => void;
+  /** `openedBy`, on an opening of this process's own verdict: the failures per tenant in the window that opened it. */
+  onStateChange: (key: string, state: BreakerState, by?: BreakerCause, openedBy?: Record<string, number>) => void;
   /** `breaker.shared: true`: one state and one half-open probe for every process on the store. */
   shared?: SharedBreakerOptions;
 }
@@ -58,9 +60,12 @@ export class CircuitBreaker {
   /** The fleet's breaker of the same key, with `breaker.shared`. */
   private readonly link: SharedBreakerLink | undefined;
   private openingOpossum = false;
+  /** Whose counted failures are in the window, for the opening to name. */
+  private readonly failures: FailureTenants;
 
   constructor(readonly key: string, private readonly policy: BreakerPolicy, private readonly options: CircuitBreakerOptions) {
     this.clock = options.clock;
+    this.failures = new FailureTenants(policy.windowMs);
     this.breaker = new Opossum((outcome: () => Promise<void>, _by: BreakerCause | undefined) => outcome(), {
       name: key,
       timeout: false, // never wedges: fed outcomes settle at once, and the router times out every request
@@ -130,6 +135,9 @@ export class CircuitBreaker {
 
   private apply(permit: BreakerPermit, outcome: BreakerOutcome): void {
     if (permit === 'bypass') return; // no verdict: the breaker decides with its own probe
+    if (outcome === 'failure' && (permit === 'probe' ? this.phase === 'halfOpen' : this.phase === 'closed')) {
+      this.failures.note(this.cause?.tenant.name ?? 'unknown', this.clock.now());
+    }
     if (permit === 'probe') {
       if (this.phase !== 'halfOpen') return;
       if (outcome === 'neutral') this.probeOut = false; // no verdict: let the next call probe
@@ -169,11 +177,11 @@ export class CircuitBreaker {
   /** Opens on this process's own verdict (and, shared, tells the fleet). */
   private open(): void {
     const untilMs = this.clock.now() + this.policy.resetTimeoutMs;
-    this.openUntil(untilMs);
+    this.openUntil(untilMs, this.failures.take(this.clock.now()));
     this.link?.publishOpen(untilMs);
   }
 
-  private openUntil(untilMs: number): void {
+  private openUntil(untilMs: number, openedBy?: Record<string, number>): void {
     this.reopenTimer?.clear();
     const wasOpen = this.phase === 'open';
     this.phase = 'open';
@@ -189,7 +197,7 @@ export class CircuitBreaker {
         this.openingOpossum = false;
       }
     }
-    if (!wasOpen) this.options.onStateChange(this.key, 'open', this.cause);
+    if (!wasOpen) this.options.onStateChange(this.key, 'open', this.cause, openedBy);
   }
 
   private close(publish = true): void {
@@ -197,6 +205,7 @@ export class CircuitBreaker {
     this.phase = 'closed';
     this.probeOut = false;
     this.failuresInARow = 0;
+    this.failures.clear();
     this.breaker.close();
     this.options.onStateChange(this.key, 'closed', this.cause);
     if (publish) this.link?.publishClose();

@@ -151,6 +151,6 @@ describe('the breaker event', () => {
     up.script(OPENAI_PATH, { status: 503, body: openaiBodies.overloaded503 }, { status: 503, body: openaiBodies.overloaded503 });
     await router.chat({ ...ask(), tenant: 'acme' });
     await router.chat({ ...ask(), tenant: 'acme' });
-    expect(breaker).toEqual([{ key: 'openai', state: 'open', callId: calls[1]!.callId, tenant: 'acme', chain: 'default', operation: 'chat' }]);
+    expect(breaker).toEqual([{ key: 'openai', state: 'open', callId: calls[1]!.callId, tenant: 'acme', chain: 'default', operation: 'chat', openedBy: { acme: 2 } }]);
   });
 });

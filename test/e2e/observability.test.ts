@@ -86,7 +86,7 @@ describe('router.on', () => {
     expect(events.find(([n]) => n === 'fallback')![1]).toMatchObject({ provider: 'openai', kind: 'server', to: { provider: 'anthropic', model: 'claude-sonnet-4-6' } });
     // Opened by the second call's failures: the event names that call.
     const second = events.find(([n, e]) => n === 'retry' && e.kind === 'server')![1];
-    expect(events.find(([n]) => n === 'breaker')![1]).toEqual({ key: 'openai', state: 'open', callId: second.callId, tenant: 'default', chain: 'default', operation: 'chat' });
+    expect(events.find(([n]) => n === 'breaker')![1]).toEqual({ key: 'openai', state: 'open', callId: second.callId, tenant: 'default', chain: 'default', operation: 'chat', openedBy: { default: 2 } });
     expect(events.find(([n]) => n === 'ratelimit')![1]).toMatchObject({
       provider: 'openai', requests: { limit: 60, remaining: 59, resetMs: 1000 }, tokens: { limit: 150000, remaining: 149984 },
     });
