@@ -7,7 +7,8 @@ import { sendHookOptions, type HookInit } from './send-hook.js';
  * `fetchOptions` to the client's `sendingFetch`.
  */
 export function sdkRequestOptions(options: ProviderCallOptions): { signal?: AbortSignal; timeout?: number; fetchOptions?: HookInit } {
-  const hook = sendHookOptions(options);
-  if (options.timeoutMs === undefined) return { signal: options.signal, ...hook };
-  return { signal: options.signal, timeout: Math.max(1, Math.ceil(options.timeoutMs)), ...hook };
+  const out: { signal?: AbortSignal; timeout?: number; fetchOptions?: HookInit } = { signal: options.signal };
+  if (options.timeoutMs !== undefined) out.timeout = Math.max(1, Math.ceil(options.timeoutMs));
+  if (options.onSend) out.fetchOptions = sendHookOptions(options.onSend);
+  return out;
 }

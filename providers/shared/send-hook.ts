@@ -12,13 +12,9 @@ type WithHook = RequestInit & { [ON_SEND]?: () => void };
 /** `fetchOptions` as the SDKs type them: nothing that they set themselves. */
 export type HookInit = Partial<Record<'headers' | 'method' | 'signal' | 'body', never>>;
 
-/**
- * The per-request `fetchOptions` that carry `options.onSend` to `sendingFetch`; undefined (no key at
- * all) when nothing listens.
- */
-export function sendHookOptions(options: ProviderCallOptions): { fetchOptions: HookInit } | undefined {
-  if (!options.onSend) return undefined;
-  return { fetchOptions: { [ON_SEND]: options.onSend } as HookInit };
+/** The per-request `fetchOptions` that carry a request's `onSend` to `sendingFetch`. */
+export function sendHookOptions(onSend: NonNullable<ProviderCallOptions['onSend']>): HookInit {
+  return { [ON_SEND]: onSend } as HookInit;
 }
 
 /**
@@ -27,11 +23,10 @@ export function sendHookOptions(options: ProviderCallOptions): { fetchOptions: H
  * on the wire, and the router then holds the request, not the provider, to blame.
  */
 export function sendingFetch(fetch: SdkFetch): SdkFetch {
+  // The key stays on `init` (a fresh object the SDK built for this request): fetch and the
+  // node:http transport read only the members they know, and a copy would cost every call.
   return (input, init) => {
-    const onSend = (init as WithHook | undefined)?.[ON_SEND];
-    if (!onSend) return fetch(input, init);
-    const { [ON_SEND]: _hook, ...rest } = init as WithHook;
-    onSend();
-    return fetch(input, rest);
+    (init as WithHook | undefined)?.[ON_SEND]?.();
+    return fetch(input, init);
   };
 }
