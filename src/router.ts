@@ -157,7 +157,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   /** Validates a call and starts its clock; nothing is sent for a call that is invalid or already aborted. */
   function begin(request: ChatRequest, operation: 'chat' | 'stream'): Call<ChatRequest> {
     if (closed) throw new RouterError('invalid_request', 'router is closed');
-    validateRequest(request, resolved.chains);
+    validateRequest(request, resolved.chains, resolved.input);
     if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
     const startedAtMs = clock.now();
     const chain = request.chain ?? 'default';

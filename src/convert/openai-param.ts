@@ -8,7 +8,7 @@ const TOP_LEVEL: Readonly<Record<string, string>> = {
  * The OpenAI Chat Completions name of a `ChatRequest` parameter path (a RouterError's `param`), so a
  * client of the gateway is told the field it sent: `maxTokens` -> `max_tokens` (or
  * `max_completion_tokens`, when `body` used that), `tools[0].name` -> `tools[0].function.name`,
- * `messages[2].toolCallId` -> `messages[2].tool_call_id`. A path with no other name passes as it is.
+ * `messages[2].toolCallId` -> `messages[2].tool_call_id`, `providerOptions.openai.metadata` -> `metadata`. A path with no other name passes as it is.
  */
 export function openAIParam(param: string, body: Readonly<Record<string, unknown>> = {}): string {
   const head = /^[^.[]*/.exec(param)![0];
@@ -27,6 +27,11 @@ export function openAIParam(param: string, body: Readonly<Record<string, unknown
         .replace(/^(\[\d+\])\.toolCallId/, '$1.tool_call_id')
         .replace(/^(\[\d+\])\.toolCalls(\[\d+\])\.(name|arguments)/, '$1.tool_calls$2.function.$3')
         .replace(/^(\[\d+\])\.toolCalls/, '$1.tool_calls')}`;
+    case 'providerOptions': {
+      // fromOpenAI passes OpenAI-only fields (`metadata`, `logit_bias`, ...) under both of these keys.
+      const passed = /^\.(?:openai|openai-compatible)\.(.+)$/.exec(rest);
+      return passed ? passed[1]! : param;
+    }
     default:
       return `${TOP_LEVEL[head] ?? head}${rest}`;
   }
