@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { inputBoundProblems, measureJson } from '../src/calls/input-bounds.js';
+import { ANSWER_MAX_DEPTH, inputBoundProblems, measureJson } from '../src/calls/input-bounds.js';
+import { parseJsonAnswer } from '../src/calls/parse-json-answer.js';
 import { validateRequest } from '../src/calls/request-schema.js';
 import { RouterError } from '../src/errors.js';
+import { OPENAI_PATH, openaiCompletion, openaiOk, openaiSuccessHeaders } from './support/fixtures.js';
 import { startUpstream, type Upstream } from './support/upstream.js';
 import { rejectionOf, wireRouter } from './support/wire-router.js';
 
@@ -110,3 +112,60 @@ describe('a library call over the bounds', () => {
     }
   });
 });
+
+describe('answers nested beyond ANSWER_MAX_DEPTH', () => {
+  let up: Upstream;
+  beforeEach(async () => {
+    up = await startUpstream();
+  });
+  afterEach(async () => {
+    await up.close();
+  });
+  const deepText = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
+  const toolAnswer = (args: string) => ({
+    status: 200, headers: openaiSuccessHeaders,
+    body: { ...openaiCompletion(), choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: args } }] }, finish_reason: 'tool_calls' }] },
+  });
+  const tools = [{ name: 'f', parameters: { type: 'object' } }];
+  const user = [{ role: 'user' as const, content: 'hi' }];
+
+  it('parseJsonAnswer takes 256 levels and refuses 257 (JSON.parse itself takes any depth)', () => {
+    expect(parseJsonAnswer(deepText(ANSWER_MAX_DEPTH)).ok).toBe(true);
+    expect(parseJsonAnswer(deepText(ANSWER_MAX_DEPTH + 1))).toEqual({ ok: false, reason: 'JSON nested deeper than 256 levels' });
+    expect(parseJsonAnswer(deepText(100_000)).ok).toBe(false);
+  });
+
+  it('a JSON answer or tool call 10,000 levels deep is invalid_output, in chat and in a stream, never a stack overflow', async () => {
+    const { router } = wireRouter(up);
+    try {
+      up.script(OPENAI_PATH, openaiOk(deepText(10_000)));
+      const json = await rejectionOf(router.chat({ chain: 'openai-only', messages: user, responseFormat: { type: 'json' } }));
+      expect([json.kind, json.code]).toEqual(['invalid_output', 'not_json']);
+
+      up.script(OPENAI_PATH, toolAnswer(deepText(10_000)));
+      const tool = await rejectionOf(router.chat({ chain: 'openai-only', messages: user, tools }));
+      expect([tool.kind, tool.code, tool.message]).toEqual(['invalid_output', 'invalid_tool_arguments', 'openai:gpt-4o-mini answered a call of tool "f" whose arguments nest deeper than 256 levels']);
+
+      up.script(OPENAI_PATH, { sse: openaiToolSse(deepText(10_000)) });
+      const events = [];
+      for await (const ev of router.stream({ chain: 'openai-only', messages: user, tools })) events.push(ev);
+      const last = events.at(-1)!;
+      expect(events.some((e) => e.type === 'tool_call')).toBe(false);
+      expect(last.type === 'interrupted' && [last.error.kind, last.incompleteToolCalls.map((c) => c.name)]).toEqual(['invalid_output', ['f']]);
+      expect(up.count(OPENAI_PATH)).toBe(3);
+    } finally {
+      await router.close();
+    }
+  });
+});
+
+/** An OpenAI stream of one tool call whose arguments come in one fragment. */
+function openaiToolSse(args: string): string[] {
+  const chunk = (delta: unknown, finish: string | null = null) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}`;
+  return [
+    chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: args } }] }),
+    chunk({}, 'tool_calls'),
+    'data: [DONE]',
+  ];
+}

@@ -116,3 +116,16 @@ export function inputBoundProblems(request: Record<string, unknown>, bounds: Inp
   }
   return problems;
 }
+
+/**
+ * How deep a provider's answer may nest (a `responseFormat` object, a tool call's arguments). Not
+ * the caller's to set: it keeps a model's output from overflowing the stack of whoever serialises
+ * it next (the gateway, the cache, an application's JSON.stringify), far above any real answer.
+ */
+export const ANSWER_MAX_DEPTH = 256;
+
+/** True when a value nests objects and arrays deeper than `maxDepth` levels (walked without recursion). */
+export function nestsDeeperThan(value: unknown, maxDepth: number): boolean {
+  const measured = measureJson(value, { maxDepth, maxChars: Infinity });
+  return !measured.ok;
+}
