@@ -18,12 +18,12 @@ describe('the simulator and deeply nested bodies', () => {
       body: `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${deep(100_000)}}}]}`,
     });
     expect(openai.status).toBe(400);
-    expect((await openai.json()).error.message).toBe(`request body nested 100004 levels deep; at most ${SIM_MAX_BODY_DEPTH} are read`);
+    expect(((await openai.json()) as any).error.message).toBe(`request body nested 100004 levels deep; at most ${SIM_MAX_BODY_DEPTH} are read`);
     const anthropic = await fetch(`${sim.baseURL('anthropic')}/v1/messages`, {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': ANTHROPIC_KEY, 'anthropic-version': '2023-06-01' },
       body: `{"model":"claude-sonnet-4-6","max_tokens":10,"messages":[{"role":"user","content":"hi"}],"metadata":${deep(100_000)}}`,
     });
-    expect([anthropic.status, (await anthropic.json()).type]).toEqual([400, 'error']);
+    expect([anthropic.status, ((await anthropic.json()) as any).type]).toEqual([400, 'error']);
     const fine = await fetch(`${sim.baseURL('openai')}/chat/completions`, {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${OPENAI_KEY}` },
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
