@@ -24,6 +24,7 @@ const SCENARIOS: ReadonlyArray<{ name: string; load: () => Promise<BenchScenario
   { name: 'memory', load: async () => (await import('./scenarios/memory.js')).memory },
   { name: 'gateway', load: async () => (await import('./scenarios/gateway.js')).gateway },
   { name: 'embed', load: async () => (await import('./scenarios/embed-overhead.js')).embedOverhead },
+  { name: 'stream-memory', load: async () => (await import('./scenarios/stream-memory.js')).streamMemory },
 ];
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 

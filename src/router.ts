@@ -10,7 +10,7 @@ import { observeCall, observeStream } from './calls/call-event.js';
 import { chatCall } from './calls/chat.js';
 import { embedCall } from './calls/embed.js';
 import { embedChainProblem } from './calls/embed-chain.js';
-import { streamCall, type StreamEvent } from './calls/stream.js';
+import { streamCall, type StreamEvent, type StreamOptions } from './calls/stream.js';
 import { systemClock } from './time/system-clock.js';
 import type { Clock } from './types.js';
 import { resolveConfig, type ResolvedConfig, type SwitchyardConfig } from './config/index.js';
@@ -62,8 +62,10 @@ export interface Router {
   /**
    * Streams a chat request: `start`, `text`..., then `done` or `interrupted`. Retries and fall-through
    * happen only before the first token; a failure before it is thrown from the iteration, like `chat`.
+   * `{ keepText: false }`: `done` carries no text (the deltas were the text), and the stream's memory
+   * stays the same at any length (docs/limits-on-input.md).
    */
-  stream(request: ChatRequest): AsyncIterable<StreamEvent>;
+  stream(request: ChatRequest, options?: StreamOptions): AsyncIterable<StreamEvent>;
   /**
    * Embeds one text or many through a chain (default `embeddings`): vectors in input order, all from
    * one model; inputs beyond a provider's per-request ceiling are sent in batches.
@@ -158,7 +160,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   /** Validates a call and starts its clock; nothing is sent for a call that is invalid or already aborted. */
   function begin(request: ChatRequest, operation: 'chat' | 'stream'): Call<ChatRequest> {
     if (closed) throw new RouterError('invalid_request', 'router is closed');
-    validateRequest(request, resolved.chains);
+    validateRequest(request, resolved.chains, resolved.input);
     if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
     const startedAtMs = clock.now();
     const chain = request.chain ?? 'default';
@@ -217,7 +219,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     }
   }
 
-  function stream(request: ChatRequest): AsyncIterable<StreamEvent> {
+  function stream(request: ChatRequest, options: StreamOptions = {}): AsyncIterable<StreamEvent> {
     // Bad input is refused here, at once, as a RouterError (never a TypeError, whatever was passed);
     // every failure after this is thrown from the iteration.
     if ((request as ChatRequest | undefined)?.idempotencyKey !== undefined) {
@@ -229,8 +231,9 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       [Symbol.asyncIterator]: () => {
         if (iterated) return failing(new RouterError('invalid_request', 'a stream can be iterated once; call router.stream() again'));
         iterated = true;
-        const live = () => streamCall(rt, call);
-        const events$ = cache && request.cache !== false ? cachedStream(cache, request, call.chain, call.startedAtMs, live) : live();
+        const keepText = options?.keepText !== false;
+        const live = () => streamCall(rt, call, { keepText });
+        const events$ = cache && request.cache !== false ? cachedStream(cache, request, call.chain, call.startedAtMs, live, keepText) : live();
         return events.has('call') ? observeStream(rt, call, events$) : events$;
       },
     };

@@ -4,7 +4,7 @@ import type { Message } from '../../src/types.js';
 import type { ProviderRequest } from '../types.js';
 import { FOREIGN_SIGNATURE } from './messages.js';
 import { geminiBody } from './request-body.js';
-import { geminiJsonSchema, geminiOpenApiSchema } from './schema.js';
+import { MAX_INLINED_NODES, geminiJsonSchema, geminiOpenApiSchema } from './schema.js';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const WEATHER = { name: 'get_weather', description: 'Weather in a city', parameters: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { city: { type: 'string', minLength: 1 } }, required: ['city'], additionalProperties: false } };
@@ -215,6 +215,16 @@ describe('Gemini schema subsets', () => {
   it('cannot carry a recursive schema to the OpenAPI subset', () => {
     const schema = { $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' } } } }, $ref: '#/$defs/Node' };
     expect(refusal(() => geminiOpenApiSchema(schema, where)).kind).toBe('unsupported');
+  });
+
+  it('refuses $defs that inline to more than MAX_INLINED_NODES schemas (each using the next twice: 2^40), at once', () => {
+    const $defs: Record<string, unknown> = { d40: { type: 'string' } };
+    for (let i = 0; i < 40; i++) $defs[`d${i}`] = { type: 'object', properties: { l: { $ref: `#/$defs/d${i + 1}` }, r: { $ref: `#/$defs/d${i + 1}` } } };
+    const err = refusal(() => geminiOpenApiSchema({ $defs, $ref: '#/$defs/d0' }, where));
+    expect([err.kind, err.message]).toEqual(['unsupported', expect.stringContaining(`inline to more than ${MAX_INLINED_NODES} schemas`)]);
+    // Ten doublings stay under the bound and are inlined in full.
+    const small = { $defs: { ...$defs, d10: { type: 'string' } }, $ref: '#/$defs/d0' };
+    expect(JSON.stringify(geminiOpenApiSchema(small, where)).match(/STRING/g)).toHaveLength(2 ** 10);
   });
 
   it('drops enums of anything but strings from the OpenAPI subset', () => {

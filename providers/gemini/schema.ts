@@ -56,6 +56,9 @@ export function geminiJsonSchema(schema: JSONSchema): JSONSchema {
   return walk(schema) as JSONSchema;
 }
 
+/** The most schemas an OpenAPI copy of a JSON Schema may hold once its `$ref`s are inlined. */
+export const MAX_INLINED_NODES = 10_000;
+
 /**
  * A JSON Schema as the OpenAPI 3.0 subset that `responseSchema` takes (models before 2.5): `$ref`s
  * inlined (a recursive one cannot be: `unsupported`), type names upper-case, `["x", "null"]` as
@@ -64,8 +67,12 @@ export function geminiJsonSchema(schema: JSONSchema): JSONSchema {
  */
 export function geminiOpenApiSchema(schema: JSONSchema, where: Where): JSONSchema {
   const defs = { ...(isSchema(schema.definitions) ? schema.definitions : {}), ...(isSchema(schema.$defs) ? schema.$defs : {}) };
+  // Inlining copies a definition at every use, so `$defs` that each use the next twice double at every
+  // step: a few hundred bytes of schema could make billions of nodes. The copy stops at a bound.
+  let left = MAX_INLINED_NODES;
   const walk = (node: unknown, seen: readonly string[]): unknown => {
     if (!isSchema(node)) return node;
+    if (--left < 0) throw unsupported(where, `a JSON schema whose $refs inline to more than ${MAX_INLINED_NODES} schemas (${where.model} takes an OpenAPI schema without references)`);
     if (typeof node.$ref === 'string') {
       const name = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(node.$ref)?.[1];
       if (!name || !isSchema(defs[name])) throw unsupported(where, `a JSON schema $ref "${node.$ref}" (${where.model} takes an OpenAPI schema without references)`);

@@ -7,6 +7,8 @@ import type { TargetRuntime } from '../policy/target-runtime.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ChatRequest, ChatResult } from '../types.js';
+import { RouterError } from '../errors.js';
+import { ANSWER_MAX_DEPTH, nestsDeeperThan } from './input-bounds.js';
 import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
 import { unsendableChatParam } from './unsendable-param.js';
@@ -16,6 +18,18 @@ export function chatTokens(call: Call, target: TargetRuntime, payload: ProviderR
   const { limits } = target.chat.budget;
   const needsTokenizer = limits.tpm !== undefined || limits.itpm !== undefined || call.tenant.budget?.limits.tpm !== undefined;
   return { input: promptTokenEstimate(payload, needsTokenizer ? target.tokenCount() : undefined), output: payload.maxTokens ?? target.reserveOutputTokens };
+}
+
+/** The answer as it came, unless a tool call's arguments nest deeper than ANSWER_MAX_DEPTH: then `invalid_output`. */
+function boundedToolCalls(response: ProviderResponse, where: { provider: string; model: string }): ProviderResponse {
+  for (const call of response.toolCalls) {
+    if (nestsDeeperThan(call.arguments, ANSWER_MAX_DEPTH)) {
+      throw new RouterError('invalid_output', `${where.provider}:${where.model} answered a call of tool "${call.name}" whose arguments nest deeper than ${ANSWER_MAX_DEPTH} levels`, {
+        ...where, code: 'invalid_tool_arguments',
+      });
+    }
+  }
+  return response;
 }
 
 /** A chat answer with its `responseFormat` object, parsed inside the attempt so the decision table sees `invalid_output`. */
@@ -29,7 +43,7 @@ export const chatKind: CallKind<ProviderRequest, ChatValue> = {
   endpoint: (target) => target.chat,
   estimateTokens: chatTokens,
   send(adapter, payload, handle, call) {
-    const pending = adapter.chat(payload, handle);
+    const pending = adapter.chat(payload, handle).then((response) => boundedToolCalls(response, { provider: adapter.name, model: payload.model }));
     const format = (call.request as ChatRequest).responseFormat;
     if (!format) return pending;
     return pending.then((response): ChatValue => {

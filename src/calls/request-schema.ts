@@ -3,6 +3,7 @@ import { MAX_TIMER_MS } from '../time/system-clock.js';
 import { formatPath } from '../config/resolve-config.js';
 import { MAX_OUTPUT_TOKENS } from '../config/schema.js';
 import { RouterError } from '../errors.js';
+import { DEFAULT_INPUT_BOUNDS, inputBoundProblems, type InputBounds } from './input-bounds.js';
 import { isZodSchema } from './schema-input.js';
 import type { ChatRequest, EmbedRequest } from '../types.js';
 
@@ -175,13 +176,18 @@ function crossChecks(request: ChatRequest): Problem[] {
   return problems;
 }
 
-/** Checks a call's input before anything is sent; throws `RouterError` kind `invalid_request` naming each problem. */
-export function validateRequest(request: unknown, chains: Readonly<Record<string, unknown>>): ChatRequest {
+/**
+ * Checks a call's input before anything is sent; throws `RouterError` kind `invalid_request` naming
+ * each problem. Free-form JSON fields are held to `bounds` first, before anything walks them.
+ */
+export function validateRequest(request: unknown, chains: Readonly<Record<string, unknown>>, bounds: InputBounds = DEFAULT_INPUT_BOUNDS): ChatRequest {
   if (typeof request !== 'object' || request === null) {
     throw new RouterError('invalid_request', 'invalid request: expected an object with messages');
   }
   const chain = (request as ChatRequest).chain ?? 'default';
   if (plainlyValid(request as Record<string, unknown>) && Object.hasOwn(chains, chain)) return request as ChatRequest;
+  const unbounded = inputBoundProblems(request as Record<string, unknown>, bounds);
+  if (unbounded.length > 0) throw refusal('invalid request', unbounded);
   const parsed = requestSchema.safeParse(request);
   const problems: Problem[] = parsed.success ? crossChecks(request as ChatRequest) : issueProblems(parsed.error.issues);
   if (typeof chain !== 'string' || !Object.hasOwn(chains, chain)) {

@@ -54,6 +54,18 @@ export interface StreamStart {
   rateLimit?: RateLimitSnapshot;
 }
 
+/** Options of `router.stream`. */
+export interface StreamOptions {
+  /**
+   * Whether `done` (and `interrupted`) carry the whole text of the answer. With `false` the router
+   * keeps nothing of the text it passes on, so a stream costs the same memory at any length:
+   * `result.text` and `interrupted.text` are `''` and `result.message.content` holds no text (the
+   * deltas were the text). A `responseFormat` answer is still read whole, to parse it. Relays (the
+   * gateway, the AI SDK provider) pass `false`. @default true
+   */
+  keepText?: boolean;
+}
+
 /** A provider stream that has produced its first visible event (or finished without any): committed. */
 export interface OpenStream {
   first: ProviderStreamEvent;
@@ -122,7 +134,7 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
  * completed. A stream that ends without its provider's terminal event is never `done`; a tool call
  * cut off before its end is never emitted as complete.
  */
-export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGenerator<StreamEvent> {
+export async function* streamCall(rt: Runtime, call: Call<ChatRequest>, options: StreamOptions = {}): AsyncGenerator<StreamEvent> {
   rt.active.enter();
   let active = true;
   // The call counts as in flight until its last event is handed over, not until the consumer asks
@@ -134,13 +146,13 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGe
     }
   };
   try {
-    yield* streamTarget(rt, call, leave);
+    yield* streamTarget(rt, call, leave, options.keepText !== false);
   } finally {
     leave();
   }
 }
 
-async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => void): AsyncGenerator<StreamEvent> {
+async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => void, keepText: boolean): AsyncGenerator<StreamEvent> {
   const { clock } = rt;
   const { value: open, target: runtime, slot } = await runChain(rt, call, streamKind);
   const target = runtime.target;
@@ -152,7 +164,11 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
   scope.commit(idleMs);
   scope.pause();
   const tools = new ToolCallAssembler(where);
+  // What the stream holds of the text: all of it only when the caller wants it back, or a
+  // responseFormat answer must be parsed at the end; otherwise a count, so memory does not grow with it.
+  const holdsText = keepText || call.request.responseFormat !== undefined;
   let text = '';
+  let chars = 0;
   let finished = false;
   let event: ProviderStreamEvent = open.first;
   try {
@@ -163,7 +179,8 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     for (;;) {
       if (event.type === 'finish') break;
       if (event.type === 'delta') {
-        text += event.text;
+        if (holdsText) text += event.text;
+        chars += event.text.length;
         yield { type: 'text', delta: event.text };
       } else if (event.type === 'tool_call_start' || event.type === 'tool_call_delta' || event.type === 'tool_call_end') {
         for (const out of tools.take(event)) yield out;
@@ -181,22 +198,23 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     scope.dispose();
     await slot?.end({ sent: true, usage: event.usage, rateLimit: open.rateLimit });
     const request = call.request;
+    const shown = keepText ? text : '';
     const result: ChatResult = {
-      text, toolCalls: end.toolCalls,
-      message: assistantMessage({ text, toolCalls: end.toolCalls, providerParts: event.providerParts }),
+      text: shown, toolCalls: end.toolCalls,
+      message: assistantMessage({ text: shown, toolCalls: end.toolCalls, providerParts: event.providerParts }),
       ...where, ...(event.model ? { responseModel: event.model } : {}), finishReason: end.finishReason, usage: event.usage, attempts: call.attempts,
       latencyMs: clock.now() - call.startedAtMs, requestId: open.requestId, timeToFirstTokenMs,
     };
     leave();
     if (end.error) {
-      yield { type: 'interrupted', text, toolCalls: end.toolCalls, incompleteToolCalls: tools.incomplete(), error: end.error.with({ attempts: call.attempts }) };
+      yield { type: 'interrupted', text: shown, toolCalls: end.toolCalls, incompleteToolCalls: tools.incomplete(), error: end.error.with({ attempts: call.attempts }) };
       return;
     }
     if (request.responseFormat && end.finishReason === 'stop' && end.toolCalls.length === 0) {
       try {
         result.object = parseOutput(text, request.responseFormat, where);
       } catch (err) {
-        yield { type: 'interrupted', text, toolCalls: [], incompleteToolCalls: [], error: (err as RouterError).with({ attempts: call.attempts }) };
+        yield { type: 'interrupted', text: shown, toolCalls: [], incompleteToolCalls: [], error: (err as RouterError).with({ attempts: call.attempts }) };
         return;
       }
     }
@@ -209,9 +227,9 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     await slot?.end({ sent: true, rateLimit: open.rateLimit });
     await events.return?.(undefined).catch(() => {});
     recordStreamFailure(rt, call, runtime, error, scope.cause === 'caller');
-    rt.logger.warn({ ...where, chain: call.chain, kind: error.kind, code: error.code, chars: text.length }, 'stream interrupted after its first visible event; not retried');
+    rt.logger.warn({ ...where, chain: call.chain, kind: error.kind, code: error.code, chars }, 'stream interrupted after its first visible event; not retried');
     leave();
-    yield { type: 'interrupted', text, toolCalls: tools.completed(), incompleteToolCalls: tools.incomplete(), error };
+    yield { type: 'interrupted', text: keepText ? text : '', toolCalls: tools.completed(), incompleteToolCalls: tools.incomplete(), error };
   } finally {
     if (!finished) {
       // The consumer stopped reading: abort the request and free the attempt.

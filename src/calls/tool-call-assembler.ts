@@ -1,6 +1,7 @@
 import type { ProviderStreamEvent } from '../../providers/types.js';
 import { RouterError } from '../errors.js';
 import type { FinishReason, ToolCall } from '../types.js';
+import { ANSWER_MAX_DEPTH, nestsDeeperThan } from './input-bounds.js';
 
 /** A tool call seen in a stream but not complete: cut off, or its arguments never parsed. */
 export interface PartialToolCall {
@@ -55,6 +56,8 @@ export class ToolCallAssembler {
     const args = parseArguments(open.argumentsText);
     if (!args) return [];
     open.call = { id: open.id, name: open.name, arguments: args };
+    // Parsed: the text is not needed again (only a call that did not complete reports its text).
+    open.argumentsText = '';
     return [{ type: 'tool_call', toolCall: open.call }];
   }
 
@@ -91,12 +94,13 @@ export class ToolCallAssembler {
   }
 }
 
-/** Streamed arguments as an object: `""` is a call without arguments (`{}`); anything but a JSON object is no arguments at all. */
+/** Streamed arguments as an object: `""` is a call without arguments (`{}`); anything but a JSON object (or one nested deeper than ANSWER_MAX_DEPTH) is no arguments at all. */
 function parseArguments(text: string): Record<string, unknown> | undefined {
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || nestsDeeperThan(value, ANSWER_MAX_DEPTH)) return undefined;
+    return value as Record<string, unknown>;
   } catch {
     return undefined;
   }

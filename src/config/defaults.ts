@@ -61,6 +61,7 @@ export const DEFAULTS = Object.freeze({
   cache: Object.freeze({ maxEntries: 1_000 }),
   embeddings: Object.freeze({ interchangeable: Object.freeze([]) as readonly string[][] }),
   log: Object.freeze({ level: 'info' as const, logPrompts: false }),
+  input: Object.freeze({ maxDepth: 64, maxChars: 1_048_576 }),
   gateway: Object.freeze({ keys: Object.freeze([]) as readonly never[], bodyLimitBytes: 10 * 1024 * 1024, drainMs: 25_000 }),
 });
 

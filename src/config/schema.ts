@@ -355,6 +355,17 @@ export const configSchema = z.object({
     outputPerMTok: z.number().nonnegative(),
   }).strict()).default({}),
   gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs })),
+  /**
+   * Bounds on a call's free-form JSON (tool parameter schemas, the output schema, `providerOptions`
+   * such as the gateway's `metadata`, tool call arguments and provider parts in the history): a field
+   * nested deeper or written longer is refused as `invalid_request` naming it, before anything is sent.
+   */
+  input: z.object({
+    /** Levels of objects and arrays one field may nest (the field itself is level 1). @default 64 */
+    maxDepth: positiveInt.default(DEFAULTS.input.maxDepth),
+    /** Length of one field written as JSON, in characters. @default 1048576 */
+    maxChars: positiveInt.default(DEFAULTS.input.maxChars),
+  }).strict().default({ ...DEFAULTS.input }),
   log: z.object({
     /** pino level of the default logger. @default 'info' */
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(DEFAULTS.log.level),

@@ -65,7 +65,8 @@ export function chatCompletions(state: GatewayState) {
  */
 async function streamAnswer(state: GatewayState, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest, params: Record<string, unknown>): Promise<unknown> {
   const context = contextOf(request);
-  const events = state.router.stream(chat)[Symbol.asyncIterator]();
+  // The chunks carry the text; `done` need not (the stream then holds none of it, at any length).
+  const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
   let next: IteratorResult<StreamEvent>;
   try {
     next = await events.next();

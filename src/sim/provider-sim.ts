@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tooDeep } from './body-depth.js';
 import { anthropicWire } from './anthropic-wire.js';
 import { bedrockWire } from './bedrock-wire.js';
 import { echoKeyInBody, echoKeyInFrame } from './echo-key.js';
@@ -184,7 +185,7 @@ export class ProviderSim {
     const x = this.open('chat', res, arrivedAtMs, (ctx, s) => wire.headers(ctx, s));
     const key = wire.keyOf(req.headers);
     if (!key && options.requireKey !== false) return x.fail({ kind: 'missing_key' }, undefined, false);
-    const request = wire.parse(raw, req.headers, route);
+    const request = tooDeep(raw) ?? wire.parse(raw, req.headers, route);
     if (isSimError(request)) return x.fail(request);
     x.event.model = request.model;
     x.event.stream = request.stream;
@@ -266,7 +267,7 @@ export class ProviderSim {
     const x = this.open('embeddings', res, arrivedAtMs, headersOf);
     const key = this.wire.keyOf(req.headers);
     if (!key && options.requireKey !== false) return x.fail({ kind: 'missing_key' }, undefined, false);
-    const request = gemini ? parseGeminiEmbeddings(raw, route?.model ?? '') : own ? own.parse(raw, route) : parseEmbeddings(raw);
+    const request = tooDeep(raw) ?? (gemini ? parseGeminiEmbeddings(raw, route?.model ?? '') : own ? own.parse(raw, route) : parseEmbeddings(raw));
     if (isSimError(request)) return x.fail(request);
     x.event.model = request.model;
     if (options.models && !options.models.includes(request.model)) return x.fail({ kind: 'model_not_found', model: request.model });

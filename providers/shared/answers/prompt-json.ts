@@ -51,11 +51,15 @@ export function jsonObjectsIn(whole: string): Record<string, unknown>[] {
 
 const looksLikeSchema = (o: Record<string, unknown>) => isObject(o.properties) || o.type === 'object' || typeof o.$schema === 'string' || o.type === 'array';
 
-/** A JSON Schema for the shape of an example object: each value's type, nested the same way. */
-function schemaOfExample(value: unknown): JSONSchema {
-  if (Array.isArray(value)) return { type: 'array', items: value.length > 0 ? schemaOfExample(value[0]) : {}, ...(value.length > 1 ? { minItems: value.length } : {}) };
+/** Below this many levels an example's shape is not followed (its schema is `{}`): the prompt is anyone's text. */
+const MAX_EXAMPLE_DEPTH = 8;
+
+/** A JSON Schema for the shape of an example object: each value's type, nested the same way (to MAX_EXAMPLE_DEPTH). */
+function schemaOfExample(value: unknown, depth = 0): JSONSchema {
+  if (depth >= MAX_EXAMPLE_DEPTH && typeof value === 'object' && value !== null) return {};
+  if (Array.isArray(value)) return { type: 'array', items: value.length > 0 ? schemaOfExample(value[0], depth + 1) : {}, ...(value.length > 1 ? { minItems: value.length } : {}) };
   if (isObject(value)) {
-    return { type: 'object', properties: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, schemaOfExample(v)])), required: Object.keys(value) };
+    return { type: 'object', properties: Object.fromEntries(Object.entries(value).map(([k, v]) => [k, schemaOfExample(v, depth + 1)])), required: Object.keys(value) };
   }
   if (typeof value === 'number') return { type: Number.isInteger(value) ? 'integer' : 'number' };
   if (typeof value === 'boolean') return { type: 'boolean' };

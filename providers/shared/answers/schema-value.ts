@@ -33,7 +33,16 @@ interface Ctx {
   index: number;
   /** The prompt the values are drawn from, when there is one. */
   fill?: FillContext;
+  /** Values still to be made for this answer: shared by the whole walk, so no schema (`minItems: 1e9`, nested unions) makes it unbounded. */
+  budget: { left: number };
+  /** `anyOf`/`oneOf` branches taken on the way here (they nest without adding a level). */
+  branches: number;
 }
+
+/** The most values (of any kind, at any depth) one generated instance holds; past it, `null`. */
+export const MAX_SCHEMA_VALUES = 10_000;
+/** The most nested `anyOf`/`oneOf` branches followed; deeper, the branch is ignored. */
+const MAX_BRANCHES = 32;
 
 const isObject = (x: unknown): x is Record<string, any> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
@@ -153,6 +162,7 @@ const FORMAT_CHECKS: Readonly<Record<string, RegExp>> = {
 };
 
 function generate(schema: unknown, ctx: Ctx): unknown {
+  if (--ctx.budget.left < 0) return null;
   if (schema === false) return null;
   if (!isObject(schema)) return `example ${ctx.key}`;
   let s = resolve(schema, ctx.root);
@@ -170,10 +180,11 @@ function generate(schema: unknown, ctx: Ctx): unknown {
   if ('default' in s) return s.default;
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
   const branches = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
-  if (branches && branches.length > 0) {
+  if (branches && branches.length > 0 && ctx.branches < MAX_BRANCHES) {
     const { anyOf: _a, oneOf: _o, ...rest } = s;
     const first = isObject(branches[0]) ? resolve(branches[0], ctx.root) : {};
-    return generate({ ...rest, ...first }, ctx);
+    ctx.budget.left++; // the branch is this value, not another one
+    return generate({ ...rest, ...first }, { ...ctx, branches: ctx.branches + 1 });
   }
   switch (type) {
     case 'object': {
@@ -193,6 +204,7 @@ function generate(schema: unknown, ctx: Ctx): unknown {
       const prefix: unknown[] = Array.isArray(s.prefixItems) ? s.prefixItems : [];
       let count = Math.max(typeof s.minItems === 'number' ? s.minItems : 1, prefix.length);
       if (typeof s.maxItems === 'number') count = Math.min(count, s.maxItems);
+      count = Math.max(0, Math.min(count, ctx.budget.left));
       return Array.from({ length: count }, (_, i) => generate(i < prefix.length ? prefix[i] : s.items ?? {}, { ...ctx, depth: ctx.depth + 1, index: i }));
     }
     case 'integer':
@@ -220,11 +232,11 @@ function generate(schema: unknown, ctx: Ctx): unknown {
  * for a known `format`, padded to `minLength`, cut to `maxLength`, or a short candidate matching a
  * `pattern`; a number 1.5 and an integer 1, moved inside `minimum`/`maximum` (exclusive too) and onto
  * `multipleOf`; a boolean true. `allOf` is merged and local `$ref`s followed; below depth 8 objects
- * are `{}` and arrays `[]`.
+ * are `{}` and arrays `[]`; at most MAX_SCHEMA_VALUES values in all (then `null`), and 32 nested unions.
  * @example valueForSchema({ type: 'object', properties: { unit: { enum: ['c', 'f'] }, days: { type: 'integer', minimum: 3 } } })
  * // { unit: 'c', days: 3 }
  */
 export function valueForSchema(schema: JSONSchema | undefined, key = 'value', fill?: FillContext): unknown {
   const root = schema ?? {};
-  return generate(root, { root, key, depth: 0, index: 0, ...(fill ? { fill } : {}) });
+  return generate(root, { root, key, depth: 0, index: 0, budget: { left: MAX_SCHEMA_VALUES }, branches: 0, ...(fill ? { fill } : {}) });
 }

@@ -59,7 +59,8 @@ export class SwitchyardLanguageModel implements LanguageModelV3 {
     let events: AsyncIterator<StreamEvent>;
     let first: IteratorResult<StreamEvent>;
     try {
-      events = this.router.stream(request)[Symbol.asyncIterator]();
+      // The parts carry the text as it comes; `done` need not (the stream then holds none of it).
+      events = this.router.stream(request, { keepText: false })[Symbol.asyncIterator]();
       first = await events.next();
     } catch (err) {
       throw failure(err, this.modelId, request);

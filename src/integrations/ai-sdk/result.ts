@@ -43,13 +43,16 @@ function partsMetadata(result: ChatResult): SharedV3ProviderMetadata | undefined
   return parts ? { [PROVIDER_KEY]: { providerParts: JSON.parse(JSON.stringify(parts)) as JSONValue } } : undefined;
 }
 
-/** The answer as AI SDK content: its text, then its tool calls (input as JSON text). */
-export function contentOf(result: ChatResult): LanguageModelV3Content[] {
+/**
+ * The answer as AI SDK content: its text, then its tool calls (input as JSON text). `hasText`: whether
+ * the answer had text, for a streamed result that does not carry it (`keepText: false`).
+ */
+export function contentOf(result: ChatResult, hasText = result.text !== ''): LanguageModelV3Content[] {
   const content: LanguageModelV3Content[] = [];
   const meta = partsMetadata(result);
-  if (result.text !== '') content.push({ type: 'text', text: result.text, ...(meta ? { providerMetadata: meta } : {}) });
+  if (hasText) content.push({ type: 'text', text: result.text, ...(meta ? { providerMetadata: meta } : {}) });
   result.toolCalls.forEach((call, i) => {
-    const first = i === 0 && result.text === '' && meta;
+    const first = i === 0 && !hasText && meta;
     content.push({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.arguments), ...(first ? { providerMetadata: meta } : {}) });
   });
   return content;

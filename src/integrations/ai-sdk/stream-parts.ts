@@ -41,7 +41,8 @@ export class StreamParts {
         return this.endInput(ev.toolCall.id);
       case 'done': {
         const { result } = ev;
-        const parts = contentOf(result);
+        // The text went out as deltas (the stream keeps none of it): only its metadata is placed here.
+        const parts = contentOf(result, this.textOpen);
         const textMeta = parts[0]?.type === 'text' ? parts[0].providerMetadata : undefined;
         return [
           ...this.closeText(textMeta),

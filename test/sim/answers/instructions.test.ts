@@ -118,6 +118,14 @@ describe('JSON a prompt asks for', () => {
     });
   });
 
+  it('follows an example object in the prompt 8 levels deep, not 2,000 (the prompt is anyone\'s text)', () => {
+    const deep = `${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}`;
+    let schema = promptSchema(promptContext(user(`Reply in JSON like ${deep}`))) as Record<string, any>;
+    let levels = 0;
+    for (; schema?.type === 'object'; schema = schema.properties.a) levels++;
+    expect([levels, schema]).toEqual([8, {}]);
+  });
+
   it('answers the entities a prompt mentions when it names no fields, else {"answer": ...}', () => {
     expect(json('Refund order A-1043 for 25.50 EUR.', 'Answer with JSON only.')).toEqual({ orderId: 'A-1043', amount: 25.5, currency: 'EUR' });
     expect(json('Hello there', 'Reply in JSON.')).toEqual({ answer: fakeAnswer(user('Hello there', 'Reply in JSON.'), 'm') });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { valueForSchema } from '../../../providers/shared/answers/index.js';
+import { MAX_SCHEMA_VALUES } from '../../../providers/shared/answers/schema-value.js';
 
 describe('valueForSchema', () => {
   it.each([
@@ -75,5 +76,16 @@ describe('valueForSchema', () => {
       depth++;
     }
     expect(depth).toBe(8);
+  });
+
+  it('stays bounded on a hostile schema: a billion items, unions nested 100,000 deep', () => {
+    const huge = valueForSchema({ type: 'array', minItems: 1e9, items: { type: 'array', minItems: 1e9, items: { type: 'integer' } } }) as unknown[][];
+    expect(huge.length).toBeLessThanOrEqual(MAX_SCHEMA_VALUES);
+    expect(huge.flat().filter((v) => v !== null).length).toBeLessThanOrEqual(MAX_SCHEMA_VALUES);
+    let union: Record<string, unknown> = { type: 'integer' };
+    for (let i = 0; i < 100_000; i++) union = { anyOf: [union] };
+    expect(valueForSchema(union)).toBe('example value');
+    // A few nested unions are still followed to their type.
+    expect(valueForSchema({ anyOf: [{ anyOf: [{ type: 'integer' }] }] })).toBe(1);
   });
 });
