@@ -77,8 +77,27 @@ function fromRouterError(err: RouterError, wireParam: WireParam | undefined): Er
   if (err.kind === 'context_length') code = 'context_length_exceeded';
   if (err.kind === 'aborted') code = 'gateway_closing';
   const param = err.kind === 'invalid_request' && err.param !== undefined ? (wireParam?.(err.param) ?? err.param) : null;
+  if (err.kind === 'invalid_request') {
+    code ??= 'invalid_parameter';
+    message = oneLine(message, err.param, param);
+  }
   if (message.startsWith('fromOpenAI: ')) message = message.slice('fromOpenAI: '.length);
   return { status, headers, body: { error: { message, type: TYPE_BY_KIND[err.kind] ?? TYPE_BY_KIND.server, param, code } } };
+}
+
+/**
+ * A refusal as one line, in the wire's words. The router's validation lists every problem, one a
+ * line (`invalid request:\n  - maxTokens: Too small ...`): the client is told the first, under the
+ * name it sent (`max_tokens: Too small ...`), and how many more there were.
+ */
+function oneLine(message: string, param: string | undefined, wire: string | null): string {
+  const lines = message.split('\n');
+  if (lines.length === 1) return message;
+  const problems = lines.slice(1).map((l) => l.replace(/^\s*-\s*/, '')).filter(Boolean);
+  let first = problems[0] ?? lines[0]!;
+  if (param !== undefined && wire !== null && first.startsWith(`${param}: `)) first = `${wire}: ${first.slice(param.length + 2)}`;
+  const head = lines[0]!.replace(/:$/, '');
+  return `${head}: ${first}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`;
 }
 
 /**

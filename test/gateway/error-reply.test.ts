@@ -7,7 +7,7 @@ import { errorReply } from '../../src/gateway/error-reply.js';
 // the wait hint); the README's table is held to the same mapping by status-table.test.ts.
 describe('errorReply', () => {
   it.each<[ErrorKind, Record<string, unknown>, number, string | null, Record<string, string | undefined>]>([
-    ['invalid_request', {}, 400, null, { 'x-should-retry': 'false' }],
+    ['invalid_request', {}, 400, 'invalid_parameter', { 'x-should-retry': 'false' }],
     ['bad_request', { status: 400, code: 'invalid_value' }, 400, 'invalid_value', { 'x-should-retry': 'false' }],
     ['bad_request', { status: 422 }, 422, null, { 'x-should-retry': 'false' }],
     ['context_length', {}, 400, 'context_length_exceeded', { 'x-should-retry': 'false' }],
@@ -51,6 +51,12 @@ describe('errorReply', () => {
     const refused = new RouterError('invalid_request', 'invalid request:\n  - maxTokens: too big', { param: 'maxTokens' });
     expect(errorReply(refused, (param) => openAIParam(param)).body.error.param).toBe('max_tokens');
     expect(errorReply(refused).body.error.param).toBe('maxTokens');
+  });
+
+  it('answers the router\'s many-line refusal in one line, the first problem under its wire name, with a code', () => {
+    const refused = new RouterError('invalid_request', 'invalid request:\n  - maxTokens: Too small\n  - topP: Too big', { param: 'maxTokens' });
+    const reply = errorReply(refused, (param) => openAIParam(param));
+    expect(reply.body.error).toEqual({ message: 'invalid request: max_tokens: Too small (and 1 more)', type: 'invalid_request_error', param: 'max_tokens', code: 'invalid_parameter' });
   });
 
   it('answers anything but a RouterError 500 without its message', () => {
