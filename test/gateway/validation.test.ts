@@ -45,7 +45,8 @@ describe('POST /v1/chat/completions: bad input is a 400 naming the wire paramete
   });
 
   it('is an APIError the openai SDK raises with the param and code', async () => {
-    const err = await h.client().chat.completions.create({ model: 'default', messages: hi, temperature: 'hot' as unknown as number }).catch((e: unknown) => e as APIError);
+    const err = await h.client().chat.completions.create({ model: 'default', messages: hi, temperature: 'hot' as unknown as number }).then(() => undefined, (e: unknown) => e as APIError);
+    if (!err) throw new Error('expected a 400');
     expect(err).toBeInstanceOf(APIError);
     expect([err.status, err.param, err.code]).toEqual([400, 'temperature', 'invalid_parameter']);
     expect(up.count()).toBe(0);
