@@ -1,4 +1,5 @@
-import { ERROR_KINDS, errorFacts, isRouterError, proxyStatusOf, type ErrorKind, type RouterError } from '../errors.js';
+import { answerStatus } from '../decide/exhausted-status.js';
+import { ERROR_KINDS, errorFacts, isRouterError, type ErrorKind, type RouterError } from '../errors.js';
 
 /** OpenAI's error envelope: what every SDK reads `message`, `type`, `code` and `param` from. */
 export interface ErrorEnvelope {
@@ -60,11 +61,11 @@ export type WireParam = (param: string) => string;
 
 function fromRouterError(err: RouterError, wireParam: WireParam | undefined): ErrorReply {
   const facts = errorFacts(err.kind);
-  const status = proxyStatusOf(err);
+  const status = answerStatus(err);
   const headers: Record<string, string> = {};
   let code: string | null = err.code ?? null;
   let message = err.message;
-  if (facts.clearsWithTime || status === 429) {
+  if (facts.clearsWithTime || status === 429 || err.kind === 'exhausted') {
     // Capacity says when to come back; with no known time, or one the SDKs will not wait for, the
     // gateway has done all retrying there is to do.
     Object.assign(headers, waitHeaders(err.retryAfterMs));
@@ -82,7 +83,9 @@ function fromRouterError(err: RouterError, wireParam: WireParam | undefined): Er
     message = oneLine(message, err.param, param);
   }
   if (message.startsWith('fromOpenAI: ')) message = message.slice('fromOpenAI: '.length);
-  return { status, headers, body: { error: { message, type: TYPE_BY_KIND[err.kind] ?? TYPE_BY_KIND.server, param, code } } };
+  // An exhausted chain is throttling only when it answers 429; an outage reads as one.
+  const type = err.kind === 'exhausted' && status !== 429 ? 'upstream_error' : TYPE_BY_KIND[err.kind] ?? TYPE_BY_KIND.server;
+  return { status, headers, body: { error: { message, type, param, code } } };
 }
 
 /**
