@@ -1,3 +1,4 @@
+import type { RouterError } from '../errors.js';
 import { invalidField, isRecord } from './convert-error.js';
 
 /** The JSON types a wire field may be declared as. */
@@ -23,13 +24,19 @@ function matches(value: unknown, type: WireType): boolean {
 /**
  * Checks each field of `body` that `types` declares: absent or `null` passes (the APIs take `null`
  * for "not set"), anything else must be of its type, or the call is refused naming the field
- * (`temperature: "hot"` is a 400 on `temperature`, never silently dropped).
+ * (`temperature: "hot"` is a 400 on `temperature`, never silently dropped); `refuse` makes the
+ * error (the OpenAI converter's by default).
  */
-export function checkTypes(body: Readonly<Record<string, unknown>>, types: Readonly<Record<string, WireType>>, prefix = ''): void {
+export function checkTypes(
+  body: Readonly<Record<string, unknown>>,
+  types: Readonly<Record<string, WireType>>,
+  prefix = '',
+  refuse: (path: string, why: string) => RouterError = invalidField,
+): void {
   for (const [key, type] of Object.entries(types)) {
     const value = body[key];
     if (value === undefined || value === null) continue;
-    if (!matches(value, type)) throw invalidField(`${prefix}${key}`, `expected ${PHRASE[type]}, got ${describe(value)}`);
+    if (!matches(value, type)) throw refuse(`${prefix}${key}`, `expected ${PHRASE[type]}, got ${describe(value)}`);
   }
 }
 
