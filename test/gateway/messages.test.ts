@@ -45,7 +45,7 @@ describe('POST /v1/messages through the Anthropic SDK', () => {
     h = await startHarness(up, CHAINS);
     up.script(OPENAI_PATH, { sse: openaiSse(['Hel', 'lo']) }, { sse: openaiSse(['Hel', 'lo']) });
     const final = await client().messages.stream({ model: 'openai-only', max_tokens: 100, messages: hi }).finalMessage();
-    expect(final.content).toEqual([{ type: 'text', text: 'Hello', citations: null }]);
+    expect(final.content).toEqual([{ type: 'text', text: 'Hello'}]);
     expect(final.stop_reason).toBe('end_turn');
     expect(final.usage).toMatchObject({ input_tokens: 17, output_tokens: 10 });
     expect(up.requests[0]!.body.stream).toBe(true);
@@ -119,7 +119,7 @@ describe('POST /v1/messages through the Anthropic SDK', () => {
     h = await startHarness(up, CHAINS);
     up.script(ANTHROPIC_PATH, { sse: anthropicSse(['Hi', ' there']) });
     const final = await client().messages.stream({ model: 'anthropic-only', max_tokens: 100, messages: hi }).finalMessage();
-    expect(final.content).toEqual([{ type: 'text', text: 'Hi there', citations: null }]);
+    expect(final.content).toEqual([{ type: 'text', text: 'Hi there'}]);
     expect(final.usage.output_tokens).toBe(6);
   });
 });

@@ -62,7 +62,7 @@ export function anthropicStreamer(model?: string): AnthropicStreamer {
             close(out);
             index++;
             open = { kind: 'text' };
-            out.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } });
+            out.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
           }
           out.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: event.delta } });
           break;

@@ -46,7 +46,7 @@ export function contentOf(result: ChatResult): unknown[] {
   const parts = result.message.providerParts;
   if (parts?.api === 'anthropic' && Array.isArray(parts.blocks) && parts.blocks.length > 0) return parts.blocks;
   const blocks: unknown[] = [];
-  if (result.text !== '') blocks.push({ type: 'text', text: result.text, citations: null });
+  if (result.text !== '') blocks.push({ type: 'text', text: result.text });
   for (const call of result.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
   return blocks;
 }
