@@ -173,6 +173,23 @@ describe('POST /v1/messages: keys, errors and statuses in Anthropic\'s words', (
     expect(throttled.headers?.get('retry-after')).toBe('20');
   });
 
+  it('answers bad JSON and a body over the limit in Anthropic\'s envelope too', async () => {
+    h = await startHarness(up, CHAINS, { bodyLimitBytes: 1_000 });
+    const bad = await fetch(`${h.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model": ' });
+    expect([bad.status, ((await bad.json()) as { error: { type: string } }).error.type]).toEqual([400, 'invalid_request_error']);
+    const big = await fetch(`${h.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'default', max_tokens: 5, messages: [{ role: 'user', content: 'x'.repeat(2_000) }] }) });
+    expect([big.status, ((await big.json()) as { type: string; error: { type: string } }).error.type]).toEqual([413, 'request_too_large']);
+    expect(up.count()).toBe(0);
+  });
+
+  it('answers a stream whose chain is down before its first token as an ordinary 529, no event stream', async () => {
+    h = await startHarness(up, { ...CHAINS, retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 1 } });
+    up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
+    const err = await failure(client().messages.stream({ model: 'openai-only', max_tokens: 10, messages: hi }).finalMessage());
+    expect(err.status).toBe(529);
+    expect(err.headers?.get('content-type')).toMatch(/^application\/json/);
+  });
+
   it('answers an unknown chain 404 not_found_error', async () => {
     h = await startHarness(up, CHAINS);
     const err = await failure(client().messages.create({ model: 'nope', max_tokens: 10, messages: hi }));
