@@ -23,7 +23,7 @@ const SDK_MAX_HINT_MS = 60_000;
 const TYPE_BY_KIND: Readonly<Record<ErrorKind, string>> = {
   invalid_request: 'invalid_request_error', bad_request: 'invalid_request_error', context_length: 'invalid_request_error',
   content_filter: 'invalid_request_error', unsupported: 'invalid_request_error',
-  exhausted: 'rate_limit_error', rate_limited: 'rate_limit_error', local_limit: 'rate_limit_error', circuit_open: 'upstream_error',
+  exhausted: 'upstream_error', rate_limited: 'rate_limit_error', local_limit: 'rate_limit_error', circuit_open: 'upstream_error',
   quota_exhausted: 'insufficient_quota',
   auth: 'upstream_error', not_found: 'upstream_error', server: 'upstream_error', transport: 'upstream_error', timeout: 'upstream_error',
   invalid_output: 'upstream_error',
@@ -83,8 +83,8 @@ function fromRouterError(err: RouterError, wireParam: WireParam | undefined): Er
     message = oneLine(message, err.param, param);
   }
   if (message.startsWith('fromOpenAI: ')) message = message.slice('fromOpenAI: '.length);
-  // An exhausted chain is throttling only when it answers 429; an outage reads as one.
-  const type = err.kind === 'exhausted' && status !== 429 ? 'upstream_error' : TYPE_BY_KIND[err.kind] ?? TYPE_BY_KIND.server;
+  // An exhausted chain is an outage (its row) unless every failure was throttling: then it reads as one.
+  const type = err.kind === 'exhausted' && status === 429 ? 'rate_limit_error' : TYPE_BY_KIND[err.kind] ?? TYPE_BY_KIND.server;
   return { status, headers, body: { error: { message, type, param, code } } };
 }
 
