@@ -9,14 +9,17 @@ const TYPES: Readonly<Record<string, WireType>> = {
   model: 'string', max_tokens: 'integer', messages: 'array', stream: 'boolean', stop_sequences: 'array',
   temperature: 'number', top_p: 'number', top_k: 'integer', tools: 'array', tool_choice: 'object', metadata: 'object',
   thinking: 'object', output_config: 'object', service_tier: 'string', inference_geo: 'string', speed: 'string', cache_control: 'object',
+  context_management: 'object',
 };
 /** Anthropic-only tuning with no cross-provider meaning: sent as written to Anthropic targets (`providerOptions.anthropic`), dropped for others. */
 const PASSED_TO_ANTHROPIC = new Set(['top_k', 'service_tier', 'inference_geo', 'speed']);
 /**
  * Accepted and dropped: `cache_control` (automatic prompt caching; Switchyard places no cache
- * breakpoints on any provider) and `stream` (the route's to act on).
+ * breakpoints on any provider), `context_management` (Anthropic's server-side trimming of old
+ * thinking and tool results, which Claude Code sends by default: without it the model sees the
+ * whole history, which costs tokens but means the same) and `stream` (the route's to act on).
  */
-const READ = new Set(['model', 'max_tokens', 'messages', 'system', 'stream', 'stop_sequences', 'temperature', 'top_p', 'tools', 'tool_choice', 'metadata', 'thinking', 'output_config', 'cache_control']);
+const READ = new Set(['model', 'max_tokens', 'messages', 'system', 'stream', 'stop_sequences', 'temperature', 'top_p', 'tools', 'tool_choice', 'metadata', 'thinking', 'output_config', 'cache_control', 'context_management']);
 const TOOL_KEYS = new Set(['name', 'description', 'input_schema', 'strict', 'type', 'cache_control', 'eager_input_streaming']);
 const EFFORT: Readonly<Record<string, ReasoningOptions['effort']>> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max: 'high' };
 
