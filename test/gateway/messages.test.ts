@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicThinkingBlocks, anthropicToolMessage, openaiParallelToolSse, openaiToolCompletion } from '../../providers/test-support/wire.js';
 import { hashKey } from '../../src/gateway/index.js';
-import { ANTHROPIC_PATH, OPENAI_PATH, anthropicBodies, openaiBodies } from '../support/fixtures.js';
+import { ANTHROPIC_PATH, OPENAI_PATH, anthropicBodies, openaiBodies, openaiCompletion } from '../support/fixtures.js';
 import { anthropicSse, openaiSse } from '../support/sse.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { startHarness, type Harness } from './gateway-harness.js';
@@ -39,6 +39,15 @@ describe('POST /v1/messages through the Anthropic SDK', () => {
       model: 'gpt-4o-mini', max_completion_tokens: 100, user: 'u-1', stop: ['END'],
       messages: [{ role: 'system', content: 'Be terse.' }, { role: 'user', content: 'Say hello' }],
     });
+  });
+
+  it('says so in a header when the provider reported no usage (the wire has no "unknown", so its counters read 0)', async () => {
+    h = await startHarness(up, CHAINS);
+    const { usage: _none, ...bare } = openaiCompletion('no usage here');
+    up.script(OPENAI_PATH, { status: 200, body: bare });
+    const { data, response } = await client().messages.create({ model: 'openai-only', max_tokens: 10, messages: hi }).withResponse();
+    expect(data.usage).toMatchObject({ input_tokens: 0, output_tokens: 0 });
+    expect(response.headers.get('x-switchyard-usage')).toBe('unknown');
   });
 
   it('streams the Messages events the SDK accumulates: message_start, ping, blocks, message_delta, message_stop', async () => {
