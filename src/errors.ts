@@ -161,10 +161,11 @@ export const ERROR_FACTS: Readonly<Record<ErrorKind, ErrorKindFacts>> = Object.f
   // The caller gave up, or the router is closing (a drain ran out): nothing is wrong with the call.
   // A proxy answers 503, which a client retries elsewhere; the AI SDK provider now says so too.
   aborted: row(false, false, false, 503, true),
-  // The chain's own end: every target failed or was skipped. 429 for now at both sites (the AI SDK
-  // provider said 503 unless a wait was known); by cause in wave 3, from its attempts' kinds, in
-  // proxyStatusOf. Whether it clears with time, or ever, is its attempts' to say.
-  exhausted: row(false, false, false, 429, true),
+  // The chain's own end: every target failed or was skipped. Its status is its attempts' to say
+  // (exhaustedStatus, src/decide/exhausted-status.ts): 429 only when every failure was a rate limit
+  // or quota, 504 when every one timed out, else 503, the status here, for a chain with no attempts
+  // to read. Whether it clears with time, or ever, is its attempts' to say too.
+  exhausted: row(false, false, false, 503, true),
 });
 
 /** True for one of `ERROR_KINDS` (a code or a string from outside). */

@@ -1,13 +1,18 @@
 import type { ContentPart, Message, ToolCall } from '../types.js';
 import { invalidField, isRecord, onlyKnownKeys, unsupportedField } from './convert-error.js';
+import { checkTypes, describe } from './wire-types.js';
 
+/**
+ * The keys each role may carry. `name` (a participant's name) is accepted on every role and
+ * dropped: only OpenAI reads it, and LangChain's ToolMessage always sends the tool's name in it.
+ */
 const KNOWN: Readonly<Record<string, ReadonlySet<string>>> = {
   system: new Set(['role', 'content', 'name']),
   developer: new Set(['role', 'content', 'name']),
   user: new Set(['role', 'content', 'name']),
   // What `completion.choices[0].message` carries, so an SDK answer appended to the history converts.
   assistant: new Set(['role', 'content', 'name', 'tool_calls', 'refusal', 'annotations', 'audio', 'function_call']),
-  tool: new Set(['role', 'content', 'tool_call_id']),
+  tool: new Set(['role', 'content', 'tool_call_id', 'name']),
 };
 
 const DATA_URL = /^data:([^;,]+)(?:;[^;,]+)*;base64,(.*)$/s;
@@ -16,7 +21,7 @@ const DATA_URL = /^data:([^;,]+)(?:;[^;,]+)*;base64,(.*)$/s;
 function textOf(content: unknown, path: string): string {
   if (typeof content === 'string') return content;
   if (content === null || content === undefined) return '';
-  if (!Array.isArray(content)) throw invalidField(path, 'expected a string or an array of content parts');
+  if (!Array.isArray(content)) throw invalidField(path, `expected a string or an array of content parts, got ${describe(content)}`);
   return content.map((part, i) => {
     if (!isRecord(part)) throw invalidField(`${path}[${i}]`, 'expected a content part');
     if (part.type === 'text' && typeof part.text === 'string') return part.text;
@@ -29,7 +34,8 @@ function userPart(part: unknown, path: string): ContentPart {
   if (!isRecord(part)) throw invalidField(path, 'expected a content part');
   switch (part.type) {
     case 'text':
-      return { type: 'text', text: String(part.text ?? '') };
+      if (typeof part.text !== 'string') throw invalidField(`${path}.text`, `expected a string, got ${describe(part.text)}`);
+      return { type: 'text', text: part.text };
     case 'image_url': {
       const image = isRecord(part.image_url) ? part.image_url : {};
       if (typeof image.url !== 'string') throw invalidField(`${path}.image_url.url`, 'expected a URL');
@@ -55,6 +61,9 @@ function userPart(part: unknown, path: string): ContentPart {
 
 function toolCallOf(call: unknown, path: string): ToolCall {
   if (!isRecord(call) || call.type !== 'function' || !isRecord(call.function)) throw unsupportedField(path, 'only function tool calls are supported');
+  if (typeof call.id !== 'string') throw invalidField(`${path}.id`, `expected the call's id, got ${describe(call.id)}`);
+  if (typeof call.function.name !== 'string') throw invalidField(`${path}.function.name`, `expected the tool's name, got ${describe(call.function.name)}`);
+  checkTypes(call.function, { arguments: 'string' }, `${path}.function.`);
   const raw = call.function.arguments;
   let args: unknown = {};
   if (typeof raw === 'string' && raw.trim() !== '') {
@@ -65,7 +74,7 @@ function toolCallOf(call: unknown, path: string): ToolCall {
     }
   }
   if (!isRecord(args)) throw invalidField(`${path}.function.arguments`, 'not a JSON object');
-  return { id: String(call.id), name: String(call.function.name), arguments: args };
+  return { id: call.id, name: call.function.name, arguments: args };
 }
 
 /** One Chat Completions message as a Switchyard message; refuses what has no equivalent, naming its path. */
@@ -75,20 +84,22 @@ export function messageFromOpenAI(message: unknown, path: string): Message {
   if (role === 'function') throw unsupportedField(`${path}.role`, 'the deprecated function role; use tools and role "tool"');
   if (typeof role !== 'string' || !KNOWN[role]) throw invalidField(`${path}.role`, `unknown role ${JSON.stringify(role)}`);
   onlyKnownKeys(message, KNOWN[role]!, path);
+  checkTypes(message, { name: 'string' }, `${path}.`);
   switch (role) {
     case 'system':
     case 'developer':
       return { role, content: textOf(message.content, `${path}.content`) };
     case 'user':
-      return typeof message.content === 'string'
-        ? { role: 'user', content: message.content }
-        : { role: 'user', content: (Array.isArray(message.content) ? message.content : []).map((p, i) => userPart(p, `${path}.content[${i}]`)) };
+      if (typeof message.content === 'string') return { role: 'user', content: message.content };
+      if (!Array.isArray(message.content)) throw invalidField(`${path}.content`, `expected a string or an array of content parts, got ${describe(message.content)}`);
+      return { role: 'user', content: message.content.map((p, i) => userPart(p, `${path}.content[${i}]`)) };
     case 'tool':
       if (typeof message.tool_call_id !== 'string') throw invalidField(`${path}.tool_call_id`, 'expected the id of the tool call it answers');
       return { role: 'tool', toolCallId: message.tool_call_id, content: textOf(message.content, `${path}.content`) };
     default: {
       if (message.function_call) throw unsupportedField(`${path}.function_call`, 'deprecated; use tool_calls');
       if (message.audio) throw unsupportedField(`${path}.audio`, 'audio answers have no Switchyard equivalent');
+      checkTypes(message, { tool_calls: 'array' }, `${path}.`);
       const calls = Array.isArray(message.tool_calls) ? message.tool_calls.map((c, i) => toolCallOf(c, `${path}.tool_calls[${i}]`)) : [];
       const text = message.content === null || message.content === undefined ? null : textOf(message.content, `${path}.content`);
       return { role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) };

@@ -1,6 +1,7 @@
 import type { ChatRequest, ReasoningOptions, ResponseFormat, Tool, ToolChoice } from '../types.js';
 import { invalidField, isRecord, unsupportedField } from './convert-error.js';
 import { messageFromOpenAI } from './from-openai-messages.js';
+import { checkTypes, describe, type WireType } from './wire-types.js';
 
 /** Options of `fromOpenAI`. */
 export interface FromOpenAIOptions {
@@ -21,12 +22,25 @@ const MAPPED = new Set([
 ]);
 const EFFORTS = new Set(['minimal', 'low', 'medium', 'high']);
 
+/** The JSON type of every top-level field the converter reads: anything else in one is a 400 naming it. */
+const TYPES: Readonly<Record<string, WireType>> = {
+  model: 'string', messages: 'array', tools: 'array', parallel_tool_calls: 'boolean', response_format: 'object',
+  stop: 'string_or_array', top_p: 'number', seed: 'integer', user: 'string', reasoning_effort: 'string',
+  max_tokens: 'integer', max_completion_tokens: 'integer', temperature: 'number', n: 'integer', modalities: 'array',
+  stream: 'boolean', stream_options: 'object',
+  frequency_penalty: 'number', presence_penalty: 'number', logit_bias: 'object', logprobs: 'boolean', top_logprobs: 'integer',
+  service_tier: 'string', store: 'boolean', metadata: 'object', prompt_cache_key: 'string', prompt_cache_retention: 'string',
+  prompt_cache_options: 'object', safety_identifier: 'string', verbosity: 'string', prediction: 'object', web_search_options: 'object',
+};
+const STREAM_OPTION_TYPES: Readonly<Record<string, WireType>> = { include_usage: 'boolean', include_obfuscation: 'boolean' };
+
 function toolOf(tool: unknown, path: string): Tool {
   if (!isRecord(tool) || tool.type !== 'function' || !isRecord(tool.function)) {
     throw unsupportedField(path, 'only function tools are supported (custom tools have no equivalent elsewhere)');
   }
   const fn = tool.function;
   if (typeof fn.name !== 'string') throw invalidField(`${path}.function.name`, 'expected a name');
+  checkTypes(fn, { description: 'string', parameters: 'object', strict: 'boolean' }, `${path}.function.`);
   return {
     name: fn.name,
     ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
@@ -38,12 +52,15 @@ function toolOf(tool: unknown, path: string): Tool {
 
 function toolChoiceOf(choice: unknown): ToolChoice {
   if (choice === 'auto' || choice === 'none' || choice === 'required') return choice;
+  if (typeof choice === 'string') throw invalidField('tool_choice', `expected auto, none, required or a named function, got ${describe(choice)}`);
   if (isRecord(choice) && choice.type === 'function' && isRecord(choice.function) && typeof choice.function.name === 'string') return { name: choice.function.name };
   throw unsupportedField('tool_choice', 'only auto, none, required and a named function (allowed_tools and custom tools have no equivalent)');
 }
 
 function responseFormatOf(format: unknown): ResponseFormat | undefined {
   if (!isRecord(format) || format.type === 'text') return undefined;
+  if (format.type === 'json_schema' && !isRecord(format.json_schema)) throw invalidField('response_format.json_schema', 'expected an object with the schema');
+  if (format.type === 'json_schema') checkTypes(format.json_schema as Record<string, unknown>, { name: 'string', schema: 'object', strict: 'boolean', description: 'string' }, 'response_format.json_schema.');
   if (format.type === 'json_object') return { type: 'json' };
   if (format.type === 'json_schema' && isRecord(format.json_schema)) {
     const spec = format.json_schema;
@@ -70,7 +87,7 @@ function reasoningOf(effort: unknown, openai: Record<string, unknown>): Reasonin
     openai.reasoning_effort = effort;
     return { effort: 'high' };
   }
-  throw invalidField('reasoning_effort', `unknown effort ${JSON.stringify(effort)}`);
+  throw invalidField('reasoning_effort', `unknown effort ${describe(effort)}`);
 }
 
 /**
@@ -84,8 +101,11 @@ function reasoningOf(effort: unknown, openai: Record<string, unknown>): Reasonin
 export function fromOpenAI(params: object, options: FromOpenAIOptions = {}): ChatRequest {
   const body = params as Record<string, unknown>;
   const openai: Record<string, unknown> = {};
+  checkTypes(body, TYPES);
+  if (isRecord(body.stream_options)) checkTypes(body.stream_options, STREAM_OPTION_TYPES, 'stream_options.');
   for (const [key, value] of Object.entries(body)) {
-    if (value === undefined || MAPPED.has(key) || FOR_THE_CALLER.has(key)) continue;
+    // null is "not set" in the API (`audio: null`, `functions: null`): nothing to refuse.
+    if (value === undefined || value === null || MAPPED.has(key) || FOR_THE_CALLER.has(key)) continue;
     if (PASSED_TO_OPENAI.has(key)) openai[key] = value;
     else if (key === 'functions' || key === 'function_call') throw unsupportedField(key, 'deprecated; use tools and tool_choice');
     else if (key === 'audio') throw unsupportedField(key, 'audio output has no Switchyard equivalent');

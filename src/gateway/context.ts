@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from './keys.js';
 import type { ErrorReply } from './error-reply.js';
+import { anthropicErrorOf } from './messages/anthropic-error.js';
 
 /** What the gateway knows about one request, for its handler and its log line. */
 export interface RequestContext {
@@ -50,9 +51,18 @@ export function servedHeaders(served: { provider: string; model: string; attempt
   return headers;
 }
 
-/** Sends an error in OpenAI's envelope, with the headers that steer the client's retries. */
+/** The wire a route speaks: OpenAI's (the default) or Anthropic's (its route config says `dialect: 'anthropic'`). */
+export function dialectOf(request: FastifyRequest): 'openai' | 'anthropic' {
+  return (request.routeOptions.config as { dialect?: string } | undefined)?.dialect === 'anthropic' ? 'anthropic' : 'openai';
+}
+
+/**
+ * Sends an error in the envelope of the route's wire (OpenAI's, or Anthropic's on the Messages
+ * routes), with the headers that steer the client's retries.
+ */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ErrorReply, draining: boolean, attempts?: number): FastifyReply {
-  const headers = { ...baseHeaders(request, draining), ...error.headers };
+  const answer = dialectOf(request) === 'anthropic' ? anthropicErrorOf(error, request.id) : error;
+  const headers = { ...baseHeaders(request, draining), ...answer.headers };
   if (attempts !== undefined) headers['x-switchyard-attempts'] = String(attempts);
-  return reply.code(error.status).headers(headers).send(error.body);
+  return reply.code(answer.status).headers(headers).send(answer.body);
 }

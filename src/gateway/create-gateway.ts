@@ -4,14 +4,15 @@ import { RouterError } from '../errors.js';
 import { createLogger } from '../observe/logger.js';
 import type { Router } from '../router.js';
 import { chatCompletions } from './chat-completions.js';
-import { baseHeaders, sendError, setContext } from './context.js';
+import { baseHeaders, dialectOf, sendError, setContext } from './context.js';
 import { Drain } from './drain.js';
 import { embeddings } from './embeddings.js';
 import { gatewayError } from './error-reply.js';
 import { healthRoutes, Readiness } from './health.js';
-import { ANONYMOUS, bearerKey, KeyTable } from './keys.js';
+import { ANONYMOUS, apiKeyHeader, bearerKey, KeyTable } from './keys.js';
 import { isLoopback } from './loopback.js';
 import { prometheusMetrics, type GatewayMetrics } from './metrics.js';
+import { messagesRoutes } from './messages/index.js';
 import { listModels, retrieveModel } from './models.js';
 import type { DrainReport, GatewayOptions } from './options.js';
 import { requestLog } from './request-log.js';
@@ -80,10 +81,12 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
     }
     let caller = ANONYMOUS;
     if (keys.enabled) {
-      const key = bearerKey(request.headers.authorization);
+      // Anthropic's clients send their key as x-api-key (the Anthropic SDK itself as a bearer).
+      const anthropic = dialectOf(request) === 'anthropic';
+      const key = bearerKey(request.headers.authorization) ?? (anthropic ? apiKeyHeader(request.headers['x-api-key']) : undefined);
       const found = key === undefined ? undefined : keys.lookup(key);
       if (!found) {
-        const why = key === undefined ? 'no API key: send Authorization: Bearer <key>' : 'Incorrect API key provided';
+        const why = key === undefined ? `no API key: send ${anthropic ? 'x-api-key: <key> or ' : ''}Authorization: Bearer <key>` : 'Incorrect API key provided';
         return sendError(request, reply, gatewayError(401, 'invalid_request_error', 'invalid_api_key', why), state.draining);
       }
       caller = found;
@@ -97,10 +100,11 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
 
   app.setErrorHandler((err: FastifyError, request, reply) => sendError(request, reply, fastifyErrorReply(err), state.draining));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, gatewayError(404, 'invalid_request_error', 'unknown_url',
-    `Unknown request URL: ${request.method} ${request.url.split('?')[0]}. The gateway serves POST /v1/chat/completions, POST /v1/embeddings and GET /v1/models.`), state.draining));
+    `Unknown request URL: ${request.method} ${request.url.split('?')[0]}. The gateway serves POST /v1/chat/completions, POST /v1/messages, POST /v1/embeddings and GET /v1/models.`), state.draining));
 
   app.post('/v1/chat/completions', { config: { call: true } }, chatCompletions(state));
   app.post('/v1/embeddings', { config: { call: true } }, embeddings(state));
+  messagesRoutes(app, state);
   app.get('/v1/models', listModels(state));
   app.get('/v1/models/:id', retrieveModel(state));
   const health = healthRoutes(state, readiness);

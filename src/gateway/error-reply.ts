@@ -1,4 +1,5 @@
-import { ERROR_KINDS, errorFacts, isRouterError, proxyStatusOf, type ErrorKind, type RouterError } from '../errors.js';
+import { answerStatus } from '../decide/exhausted-status.js';
+import { ERROR_KINDS, errorFacts, isRouterError, type ErrorKind, type RouterError } from '../errors.js';
 
 /** OpenAI's error envelope: what every SDK reads `message`, `type`, `code` and `param` from. */
 export interface ErrorEnvelope {
@@ -22,7 +23,7 @@ const SDK_MAX_HINT_MS = 60_000;
 const TYPE_BY_KIND: Readonly<Record<ErrorKind, string>> = {
   invalid_request: 'invalid_request_error', bad_request: 'invalid_request_error', context_length: 'invalid_request_error',
   content_filter: 'invalid_request_error', unsupported: 'invalid_request_error',
-  exhausted: 'rate_limit_error', rate_limited: 'rate_limit_error', local_limit: 'rate_limit_error', circuit_open: 'upstream_error',
+  exhausted: 'upstream_error', rate_limited: 'rate_limit_error', local_limit: 'rate_limit_error', circuit_open: 'upstream_error',
   quota_exhausted: 'insufficient_quota',
   auth: 'upstream_error', not_found: 'upstream_error', server: 'upstream_error', transport: 'upstream_error', timeout: 'upstream_error',
   invalid_output: 'upstream_error',
@@ -60,11 +61,11 @@ export type WireParam = (param: string) => string;
 
 function fromRouterError(err: RouterError, wireParam: WireParam | undefined): ErrorReply {
   const facts = errorFacts(err.kind);
-  const status = proxyStatusOf(err);
+  const status = answerStatus(err);
   const headers: Record<string, string> = {};
   let code: string | null = err.code ?? null;
   let message = err.message;
-  if (facts.clearsWithTime || status === 429) {
+  if (facts.clearsWithTime || status === 429 || err.kind === 'exhausted') {
     // Capacity says when to come back; with no known time, or one the SDKs will not wait for, the
     // gateway has done all retrying there is to do.
     Object.assign(headers, waitHeaders(err.retryAfterMs));
@@ -77,8 +78,29 @@ function fromRouterError(err: RouterError, wireParam: WireParam | undefined): Er
   if (err.kind === 'context_length') code = 'context_length_exceeded';
   if (err.kind === 'aborted') code = 'gateway_closing';
   const param = err.kind === 'invalid_request' && err.param !== undefined ? (wireParam?.(err.param) ?? err.param) : null;
+  if (err.kind === 'invalid_request') {
+    code ??= 'invalid_parameter';
+    message = oneLine(message, err.param, param);
+  }
   if (message.startsWith('fromOpenAI: ')) message = message.slice('fromOpenAI: '.length);
-  return { status, headers, body: { error: { message, type: TYPE_BY_KIND[err.kind] ?? TYPE_BY_KIND.server, param, code } } };
+  // An exhausted chain is an outage (its row) unless every failure was throttling: then it reads as one.
+  const type = err.kind === 'exhausted' && status === 429 ? 'rate_limit_error' : TYPE_BY_KIND[err.kind] ?? TYPE_BY_KIND.server;
+  return { status, headers, body: { error: { message, type, param, code } } };
+}
+
+/**
+ * A refusal as one line, in the wire's words. The router's validation lists every problem, one a
+ * line (`invalid request:\n  - maxTokens: Too small ...`): the client is told the first, under the
+ * name it sent (`max_tokens: Too small ...`), and how many more there were.
+ */
+function oneLine(message: string, param: string | undefined, wire: string | null): string {
+  const lines = message.split('\n');
+  if (lines.length === 1) return message;
+  const problems = lines.slice(1).map((l) => l.replace(/^\s*-\s*/, '')).filter(Boolean);
+  let first = problems[0] ?? lines[0]!;
+  if (param !== undefined && wire !== null && first.startsWith(`${param}: `)) first = `${wire}: ${first.slice(param.length + 2)}`;
+  const head = lines[0]!.replace(/:$/, '');
+  return `${head}: ${first}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`;
 }
 
 /**

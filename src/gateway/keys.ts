@@ -65,3 +65,10 @@ export function bearerKey(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : undefined;
 }
+
+/** The key of an `x-api-key` header (Anthropic's clients send theirs so); undefined when there is none. */
+export function apiKeyHeader(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  const key = value?.trim();
+  return key ? key : undefined;
+}

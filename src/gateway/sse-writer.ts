@@ -21,6 +21,14 @@ export class SseWriter {
     return this.write(text);
   }
 
+  /** Writes named events, `event: <type>` and `data: <json>` (the Anthropic Messages framing), in one write. */
+  named(values: ReadonlyArray<{ type: string }>): Promise<void> | undefined {
+    if (values.length === 0) return undefined;
+    let text = '';
+    for (const v of values) text += `event: ${v.type}\ndata: ${JSON.stringify(v)}\n\n`;
+    return this.write(text);
+  }
+
   /** Writes the stream's terminator and ends the response. */
   done(): void {
     if (!this.gone) this.res.end('data: [DONE]\n\n');

@@ -52,7 +52,8 @@ describe.each(ERROR_KINDS.map((kind) => [kind, ERROR_FACTS[kind]] as const))('%s
     const soon = errorReply(fail(kind, { retryAfterMs: 1_000 }));
     expect(unknownWait.status).toBe(facts.proxyStatus);
     expect(soon.status).toBe(facts.proxyStatus);
-    const capacity = facts.clearsWithTime || facts.proxyStatus === 429;
+    // An exhausted chain says when its soonest target comes back, whatever status its cause gives it.
+    const capacity = facts.clearsWithTime || facts.proxyStatus === 429 || kind === 'exhausted';
     if (!facts.retryable || facts.breakerCounts) {
       expect(soon.headers['x-should-retry']).toBe('false');
     } else if (capacity) {

@@ -118,3 +118,64 @@ describe('fromOpenAI: messages', () => {
     expect(() => fromOpenAI({ messages: [message] })).toThrow(expect.objectContaining({ kind: 'invalid_request', param: path, message: expect.stringContaining(`fromOpenAI: ${path} `) }));
   });
 });
+
+describe('fromOpenAI: strict types', () => {
+  it.each<[string, Record<string, unknown>, string, string]>([
+    ['a temperature that is a word', { temperature: 'hot' }, 'temperature', 'expected a number, got "hot"'],
+    ['max_tokens as a string', { max_tokens: '100' }, 'max_tokens', 'expected an integer, got "100"'],
+    ['a fractional max_completion_tokens', { max_completion_tokens: 1.5 }, 'max_completion_tokens', 'expected an integer, got 1.5'],
+    ['top_p as a boolean', { top_p: true }, 'top_p', 'expected a number, got true'],
+    ['a seed that is not an integer', { seed: 'x' }, 'seed', 'expected an integer'],
+    ['stream as a string', { stream: 'yes' }, 'stream', 'expected true or false'],
+    ['stream_options.include_usage as a string', { stream_options: { include_usage: 'yes' } }, 'stream_options.include_usage', 'expected true or false'],
+    ['stop as a number', { stop: 5 }, 'stop', 'expected a string or an array of strings'],
+    ['stop with a number in it', { stop: ['a', 5] }, 'stop', 'expected a string or an array of strings'],
+    ['tools as an object', { tools: {} }, 'tools', 'expected an array'],
+    ['a user that is a number', { user: 7 }, 'user', 'expected a string'],
+    ['parallel_tool_calls as a string', { parallel_tool_calls: 'false' }, 'parallel_tool_calls', 'expected true or false'],
+    ['a passed-through penalty that is not a number', { frequency_penalty: 'none' }, 'frequency_penalty', 'expected a number'],
+    ['a tool_choice word the API does not have', { tool_choice: 'any' }, 'tool_choice', 'expected auto, none, required'],
+    ['tool parameters that are not an object', { tools: [{ type: 'function', function: { name: 'f', parameters: 'x' } }] }, 'tools[0].function.parameters', 'expected an object'],
+    ['a json_schema format without its object', { response_format: { type: 'json_schema' } }, 'response_format.json_schema', 'expected an object'],
+  ])('refuses %s, naming the wire field, in one line', (_what, fields, param, why) => {
+    let thrown: unknown;
+    try {
+      fromOpenAI({ messages: [{ role: 'user', content: 'hi' }], ...fields });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toMatchObject({ kind: 'invalid_request', param, code: 'invalid_parameter' });
+    expect((thrown as Error).message).toContain(why);
+    expect((thrown as Error).message).not.toContain('\n');
+  });
+
+  it('takes null for "not set", as the API does', () => {
+    expect(fromOpenAI({ messages: [{ role: 'user', content: 'hi' }], temperature: null, max_tokens: null, stop: null, seed: null, tools: null, stream_options: null })).toEqual({ messages: [{ role: 'user', content: 'hi' }] });
+  });
+
+  it.each<[string, unknown, string]>([
+    ['user content that is a number', { role: 'user', content: 42 }, 'messages[0].content'],
+    ['a text part whose text is not a string', { role: 'user', content: [{ type: 'text', text: 3 }] }, 'messages[0].content[0].text'],
+    ['a name that is not a string', { role: 'user', content: 'x', name: 5 }, 'messages[0].name'],
+    ['a tool call without an id', { role: 'assistant', content: null, tool_calls: [{ type: 'function', function: { name: 'f', arguments: '{}' } }] }, 'messages[0].tool_calls[0].id'],
+    ['tool-call arguments as an object', { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }] }, 'messages[0].tool_calls[0].function.arguments'],
+    ['tool_calls as an object', { role: 'assistant', content: null, tool_calls: {} }, 'messages[0].tool_calls'],
+  ])('refuses %s naming its path', (_what, message, path) => {
+    expect(() => fromOpenAI({ messages: [message] })).toThrow(expect.objectContaining({ kind: 'invalid_request', param: path, code: 'invalid_parameter' }));
+  });
+
+  it('accepts name on every role (LangChain\'s ToolMessage sends the tool\'s), and drops it', () => {
+    const request = fromOpenAI({ messages: [
+      { role: 'system', name: 's', content: 'Be terse.' },
+      { role: 'user', name: 'ann', content: 'Weather?' },
+      { role: 'assistant', name: 'bot', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'w', arguments: '{}' } }] },
+      { role: 'tool', name: 'w', tool_call_id: 'call_1', content: 'sunny' },
+    ] });
+    expect(request.messages).toEqual([
+      { role: 'system', content: 'Be terse.' },
+      { role: 'user', content: 'Weather?' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'w', arguments: {} }] },
+      { role: 'tool', toolCallId: 'call_1', content: 'sunny' },
+    ]);
+  });
+});

@@ -75,13 +75,13 @@ function retryingClient(url: string) {
 }
 
 describe('a lone target that keeps answering 503', () => {
-  it('costs the upstream retry.maxAttempts requests and a retrying SDK one: 429 chain_exhausted, x-should-retry false', async () => {
+  it('costs the upstream retry.maxAttempts requests and a retrying SDK one: 503 chain_exhausted (an outage, not throttling), x-should-retry false', async () => {
     h = await startHarness(up);
     up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
     const { client, seen } = retryingClient(h.url);
     const err = await failure(client.chat.completions.create(ask));
-    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
-    expect([err.status, err.code]).toEqual([429, 'chain_exhausted']);
+    expect(err).toBeInstanceOf(OpenAI.InternalServerError);
+    expect([err.status, err.code, err.type]).toEqual([503, 'chain_exhausted', 'upstream_error']);
     // A 503 says nothing of when it will pass: no wait to give, and the gateway has already retried.
     expect(err.headers!.get('x-should-retry')).toBe('false');
     expect(err.headers!.get('retry-after-ms')).toBeNull();
@@ -89,7 +89,7 @@ describe('a lone target that keeps answering 503', () => {
     expect([seen.length, up.count(OPENAI_PATH)]).toEqual([1, 3]);
   });
 
-  it('once its breaker is open, answers 429 with the breaker\'s reopen time: the SDK retries twice, the upstream gets nothing', async () => {
+  it('once its breaker is open, answers 503 with the breaker\'s reopen time: the SDK retries twice, the upstream gets nothing', async () => {
     const clock = new VirtualClock();
     h = await startHarness(up, { breaker: { consecutiveFailures: 3, volumeThreshold: 3, resetTimeoutMs: 50, lastResort: false } }, {}, clock);
     up.otherwise(OPENAI_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
@@ -98,11 +98,11 @@ describe('a lone target that keeps answering 503', () => {
     expect([seen.length, up.count(OPENAI_PATH)]).toEqual([1, 3]);
 
     const err = await failure(client.chat.completions.create(ask));
-    expect([err.status, err.code]).toEqual([429, 'chain_exhausted']);
+    expect([err.status, err.code]).toEqual([503, 'chain_exhausted']);
     // Time stands still on the router's clock, so the breaker is open through the SDK's retries.
     const later = seen.slice(1);
     expect(later.map((r) => [r.status, r.headers.get('retry-after-ms'), r.headers.get('retry-after'), r.headers.get('x-should-retry')]))
-      .toEqual(Array.from({ length: 3 }, () => [429, '50', '1', null]));
+      .toEqual(Array.from({ length: 3 }, () => [503, '50', '1', null]));
     expect(up.count(OPENAI_PATH)).toBe(3);
   });
 });

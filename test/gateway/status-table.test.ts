@@ -71,6 +71,21 @@ describe('the README\'s gateway status table', () => {
     }
   });
 
+  it('row exhausted: each status it names by cause is the one error-reply.ts answers for that cause', () => {
+    const row = rows.find((r) => r.kinds.includes('exhausted'))!;
+    const attempts = (...kinds: ErrorKind[]) => kinds.map((kind) => ({ provider: 'p', model: 'm', ok: false, kind, latencyMs: 1 }));
+    expect(row.status).toMatch(/429 `rate_limit_error` when every failure was a rate limit, quota or full budget/);
+    expect(row.status).toMatch(/504 when every attempt timed out/);
+    expect(row.status).toMatch(/503 `upstream_error` otherwise/);
+    expect(reply('exhausted', { attempts: attempts('rate_limited', 'quota_exhausted', 'local_limit') }).status).toBe(429);
+    expect(reply('exhausted', { attempts: attempts('rate_limited', 'quota_exhausted') }).body.error.type).toBe('rate_limit_error');
+    expect(reply('exhausted', { attempts: attempts('timeout', 'timeout') }).status).toBe(504);
+    for (const kind of ['server', 'transport', 'invalid_output', 'circuit_open'] as const) {
+      const answer = reply('exhausted', { attempts: attempts('rate_limited', kind) });
+      expect([answer.status, answer.body.error.type], kind).toEqual([503, 'upstream_error']);
+    }
+  });
+
   it('leaves out only kinds a chain falls through, and says so: the client gets exhausted for them', () => {
     const untabled = ERROR_KINDS.filter((k) => !tabled.includes(k));
     expect(untabled.length).toBeGreaterThan(0);

@@ -174,8 +174,8 @@ describe('createSwitchyard with the real ai package', () => {
     expect(APICallError.isInstance(err)).toBe(true);
     const api = err as APICallError;
     expect(api.isRetryable).toBe(false);
-    // What the gateway answers for an exhausted chain (the kind's proxyStatus in src/errors.ts).
-    expect(api.statusCode).toBe(429);
+    // What the gateway answers for an exhausted chain, by its cause: every target failed with a 5xx, an outage (503), not throttling.
+    expect(api.statusCode).toBe(503);
     expect(isRouterError(api.cause) && api.cause.kind).toBe('exhausted');
     // One call's worth of requests: the router's two attempts on each target, nothing more from the AI SDK.
     expect(up.count(OPENAI_PATH)).toBe(2);

@@ -1,5 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
-import { isRouterError, proxyStatusOf } from '../../errors.js';
+import { answerStatus } from '../../decide/exhausted-status.js';
+import { isRouterError } from '../../errors.js';
 
 /**
  * A RouterError as the AI SDK's `APICallError`, the error its callers check for: status, the wait
@@ -11,8 +12,8 @@ export function toApiError(err: unknown, chain: string, request: unknown): unkno
   if (!isRouterError(err)) return err;
   // An upstream's own status stays as it came: in-process the keys and models are the caller's, so
   // a 401 is theirs to act on. An error the router raised itself answers as a proxy would (the
-  // gateway's status, from the kind's facts in src/errors.ts).
-  const statusCode = err.status ?? proxyStatusOf(err);
+  // gateway's status: an exhausted chain's by its cause, any other kind's from its facts in src/errors.ts).
+  const statusCode = err.status ?? answerStatus(err);
   const headers = err.retryAfterMs !== undefined
     ? { 'retry-after-ms': String(Math.ceil(err.retryAfterMs)), 'retry-after': String(Math.ceil(err.retryAfterMs / 1000)) }
     : undefined;

@@ -1,0 +1,182 @@
+import { isRecord } from '../../convert/convert-error.js';
+import { checkTypes as checkWireTypes, type WireType } from '../../convert/wire-types.js';
+import type { ContentPart, Message, ToolCall } from '../../types.js';
+import { invalid, unsupported, wrongType } from './wire-error.js';
+
+const checkTypes = (body: Record<string, unknown>, types: Record<string, WireType>, prefix: string) => checkWireTypes(body, types, prefix, invalid);
+
+/**
+ * Keys a content block may carry besides those it is read for, accepted and dropped: `cache_control`
+ * (a prompt-caching breakpoint: Switchyard sends none of its own to any provider) and `citations`
+ * (what a text block of an answer carries when it is sent back).
+ */
+const IGNORED = new Set(['cache_control', 'citations']);
+
+/** What each block type is read for; any other key is refused, naming it. */
+const BLOCK_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  text: new Set(['type', 'text']),
+  image: new Set(['type', 'source']),
+  document: new Set(['type', 'source', 'title', 'context']),
+  tool_result: new Set(['type', 'tool_use_id', 'content', 'is_error']),
+  tool_use: new Set(['type', 'id', 'name', 'input', 'caller']),
+  thinking: new Set(['type', 'thinking', 'signature']),
+  redacted_thinking: new Set(['type', 'data']),
+};
+
+/** A router message converted from the wire, with the path of what it came from (for naming a refused parameter). */
+export interface Converted {
+  message: Message;
+  /** `messages[2]` for a turn, `messages[2].content[0]` for a tool result, `system` for the system prompt. */
+  path: string;
+}
+
+function blockOf(block: unknown, path: string): Record<string, unknown> & { type: string } {
+  if (!isRecord(block)) throw wrongType(path, 'a content block', block);
+  if (typeof block.type !== 'string') throw wrongType(`${path}.type`, 'a block type', block.type);
+  const known = BLOCK_KEYS[block.type];
+  if (!known) throw unsupported(path, `a ${block.type} block has no Switchyard equivalent`);
+  for (const key of Object.keys(block)) {
+    if (!known.has(key) && !IGNORED.has(key) && block[key] !== undefined) throw unsupported(`${path}.${key}`, 'no Switchyard equivalent');
+  }
+  return block as Record<string, unknown> & { type: string };
+}
+
+function textOf(block: Record<string, unknown>, path: string): string {
+  if (typeof block.text !== 'string') throw wrongType(`${path}.text`, 'a string', block.text);
+  return block.text;
+}
+
+function imageOf(block: Record<string, unknown>, path: string): ContentPart {
+  const source = block.source;
+  if (!isRecord(source)) throw wrongType(`${path}.source`, 'an image source', source);
+  if (source.type === 'base64') {
+    if (typeof source.data !== 'string' || typeof source.media_type !== 'string') throw wrongType(`${path}.source.data`, 'base64 data and its media_type', source.data);
+    return { type: 'image', url: `data:${source.media_type};base64,${source.data}` };
+  }
+  if (source.type === 'url') {
+    if (typeof source.url !== 'string') throw wrongType(`${path}.source.url`, 'a URL', source.url);
+    return { type: 'image', url: source.url };
+  }
+  throw unsupported(`${path}.source.type`, `${String(source.type)} image sources (uploaded files) mean nothing to other providers; send base64 or a URL`);
+}
+
+function documentOf(block: Record<string, unknown>, path: string): ContentPart {
+  const source = block.source;
+  if (!isRecord(source)) throw wrongType(`${path}.source`, 'a document source', source);
+  if (source.type === 'base64') {
+    if (typeof source.data !== 'string') throw wrongType(`${path}.source.data`, 'base64 data', source.data);
+    const mediaType = typeof source.media_type === 'string' ? source.media_type : 'application/pdf';
+    return { type: 'file', data: source.data, mediaType, ...(typeof block.title === 'string' ? { filename: block.title } : {}) };
+  }
+  if (source.type === 'text') {
+    if (typeof source.data !== 'string') throw wrongType(`${path}.source.data`, 'the text', source.data);
+    return { type: 'text', text: source.data };
+  }
+  throw unsupported(`${path}.source.type`, `${String(source.type)} document sources have no Switchyard equivalent; send base64 or text`);
+}
+
+/** A tool result's content: a string, or text blocks (images and documents in a tool result have no equivalent elsewhere). */
+function toolResultText(content: unknown, path: string): string {
+  if (content === undefined || content === null) return '';
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) throw wrongType(path, 'a string or an array of text blocks', content);
+  return content.map((b, i) => {
+    const block = blockOf(b, `${path}[${i}]`);
+    if (block.type !== 'text') throw unsupported(`${path}[${i}]`, `a ${block.type} block in a tool result has no equivalent on other providers (text only)`);
+    return textOf(block, `${path}[${i}]`);
+  }).join('');
+}
+
+/**
+ * A user turn: its tool results first (each a tool message: they answer the previous turn's calls,
+ * which every API wants directly after it), then its text, images and documents as one user message.
+ */
+function userTurn(content: unknown, path: string): Converted[] {
+  if (typeof content === 'string') return [{ message: { role: 'user', content }, path }];
+  if (!Array.isArray(content)) throw wrongType(`${path}.content`, 'a string or an array of content blocks', content);
+  const results: Converted[] = [];
+  const parts: ContentPart[] = [];
+  content.forEach((b, i) => {
+    const at = `${path}.content[${i}]`;
+    const block = blockOf(b, at);
+    switch (block.type) {
+      case 'text': parts.push({ type: 'text', text: textOf(block, at) }); break;
+      case 'image': parts.push(imageOf(block, at)); break;
+      case 'document': parts.push(documentOf(block, at)); break;
+      case 'tool_result': {
+        if (typeof block.tool_use_id !== 'string') throw wrongType(`${at}.tool_use_id`, 'the id of the tool_use it answers', block.tool_use_id);
+        checkTypes(block, { is_error: 'boolean' }, `${at}.`);
+        const text = toolResultText(block.content, `${at}.content`);
+        results.push({ message: { role: 'tool', toolCallId: block.tool_use_id, content: text, ...(block.is_error === true ? { isError: true } : {}) }, path: at });
+        break;
+      }
+      default: throw unsupported(at, `a ${block.type} block is not allowed in a user turn`);
+    }
+  });
+  if (parts.length > 0) results.push({ message: { role: 'user', content: parts }, path });
+  if (results.length === 0) throw wrongType(`${path}.content`, 'at least one content block', content);
+  return results;
+}
+
+/** An assistant turn: text and tool_use blocks; thinking blocks keep the whole turn verbatim for Anthropic targets. */
+function assistantTurn(content: unknown, path: string): Converted {
+  if (typeof content === 'string') return { message: { role: 'assistant', content }, path };
+  if (!Array.isArray(content)) throw wrongType(`${path}.content`, 'a string or an array of content blocks', content);
+  let text = '';
+  let thinking = false;
+  const calls: ToolCall[] = [];
+  content.forEach((b, i) => {
+    const at = `${path}.content[${i}]`;
+    const block = blockOf(b, at);
+    switch (block.type) {
+      case 'text': text += textOf(block, at); break;
+      case 'tool_use':
+        if (typeof block.id !== 'string') throw wrongType(`${at}.id`, 'the call\'s id', block.id);
+        if (typeof block.name !== 'string') throw wrongType(`${at}.name`, 'the tool\'s name', block.name);
+        if (!isRecord(block.input)) throw wrongType(`${at}.input`, 'an object', block.input);
+        calls.push({ id: block.id, name: block.name, arguments: block.input });
+        break;
+      case 'thinking':
+      case 'redacted_thinking':
+        thinking = true;
+        break;
+      default: throw unsupported(at, `a ${block.type} block is not allowed in an assistant turn`);
+    }
+  });
+  return {
+    message: {
+      role: 'assistant',
+      content: text === '' && calls.length > 0 ? null : text,
+      ...(calls.length > 0 ? { toolCalls: calls } : {}),
+      // Thinking must go back to Anthropic exactly as it came, signatures and order included.
+      ...(thinking ? { providerParts: { api: 'anthropic' as const, blocks: content } } : {}),
+    },
+    path,
+  };
+}
+
+/** The `system` prompt: a string or text blocks, as one system message. */
+export function systemOf(system: unknown): Converted[] {
+  if (system === undefined || system === null) return [];
+  if (typeof system === 'string') return system === '' ? [] : [{ message: { role: 'system', content: system }, path: 'system' }];
+  if (!Array.isArray(system)) throw wrongType('system', 'a string or an array of text blocks', system);
+  const text = system.map((b, i) => {
+    const block = blockOf(b, `system[${i}]`);
+    if (block.type !== 'text') throw unsupported(`system[${i}]`, 'the system prompt takes text blocks only');
+    return textOf(block, `system[${i}]`);
+  }).join('\n\n');
+  return text === '' ? [] : [{ message: { role: 'system', content: text }, path: 'system' }];
+}
+
+/** Every turn of `messages`, in order, as router messages. */
+export function messagesOf(messages: unknown): Converted[] {
+  if (!Array.isArray(messages)) throw wrongType('messages', 'an array of messages', messages);
+  return messages.flatMap((m, i) => {
+    const path = `messages[${i}]`;
+    if (!isRecord(m)) throw wrongType(path, 'a message', m);
+    for (const key of Object.keys(m)) if (key !== 'role' && key !== 'content' && m[key] !== undefined) throw unsupported(`${path}.${key}`, 'no Switchyard equivalent');
+    if (m.role === 'user') return userTurn(m.content, path);
+    if (m.role === 'assistant') return [assistantTurn(m.content, path)];
+    throw wrongType(`${path}.role`, '"user" or "assistant" (the system prompt goes in system)', m.role);
+  });
+}

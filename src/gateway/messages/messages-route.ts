@@ -1,0 +1,118 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { StreamEvent } from '../../calls/stream.js';
+import { isRecord } from '../../convert/convert-error.js';
+import { isRouterError } from '../../errors.js';
+import type { ChatRequest } from '../../types.js';
+import { baseHeaders, contextOf, sendError, servedHeaders } from '../context.js';
+import { errorReply, gatewayError } from '../error-reply.js';
+import { SseWriter } from '../sse-writer.js';
+import { chainOf, type GatewayState } from '../state.js';
+import type { AttemptCount } from '../stream-attempts.js';
+import { anthropicErrorOf } from './anthropic-error.js';
+import { anthropicParam } from './anthropic-param.js';
+import { anthropicStreamer } from './anthropic-stream.js';
+import { fromAnthropic } from './from-anthropic.js';
+import { toAnthropic } from './to-anthropic.js';
+
+const SSE_HEADERS = Object.freeze({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+});
+
+/** The body as a Messages request for its chain, or the error to answer with (nothing sent). */
+export function readMessagesBody(state: GatewayState, request: FastifyRequest): { chat: ChatRequest; paths: string[] } | { error: ReturnType<typeof errorReply> } {
+  const body = request.body;
+  if (!isRecord(body)) return { error: gatewayError(400, 'invalid_request_error', 'invalid_body', 'expected a JSON object: a Messages request') };
+  const chain = chainOf(state, request, body.model);
+  if (typeof chain !== 'string') return { error: chain };
+  contextOf(request).chain = chain;
+  try {
+    const { request: chat, paths } = fromAnthropic(body, chain);
+    return { chat, paths };
+  } catch (err) {
+    if (isRouterError(err)) contextOf(request).kind = err.kind;
+    return { error: errorReply(err) };
+  }
+}
+
+/** `POST /v1/messages`: Anthropic Messages in and out; `model` names a chain; `stream: true` answers in the Messages event stream. */
+export function messages(state: GatewayState) {
+  return async function handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const context = contextOf(request);
+    const read = readMessagesBody(state, request);
+    if ('error' in read) return sendError(request, reply, read.error, state.draining);
+    const { chat, paths } = read;
+    context.stream = (request.body as Record<string, unknown>).stream === true;
+    try {
+      chat.tenant = context.caller.tenant;
+      chat.signal = context.controller?.signal;
+      if (context.stream) return await streamAnswer(state, request, reply, chat);
+      const result = await state.router.chat(chat);
+      Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
+      const headers: Record<string, string> = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      if (!result.usage) headers['x-switchyard-usage'] = 'unknown';
+      return reply.headers(headers).send(toAnthropic(result));
+    } catch (err) {
+      if (reply.sent) return reply;
+      if (isRouterError(err)) context.kind = err.kind;
+      // The router names its own parameters (`maxTokens`, `messages[3]`): the client is told the field it sent.
+      return sendError(request, reply, errorReply(err, (param) => anthropicParam(param, paths)), state.draining, isRouterError(err) ? err.attempts.length : undefined);
+    }
+  };
+}
+
+/**
+ * A streamed answer. Nothing is written until the router commits to a target (its `start` event),
+ * so a failure before it is an ordinary HTTP error in Anthropic's envelope. From `start` on the
+ * events follow; an interruption ends the stream with an `error` event the SDK throws on.
+ */
+async function streamAnswer(state: GatewayState, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest): Promise<unknown> {
+  const context = contextOf(request);
+  const events = state.router.stream(chat)[Symbol.asyncIterator]();
+  const count: AttemptCount = { n: 0 };
+  let next: IteratorResult<StreamEvent>;
+  try {
+    next = await state.attempts.run(count, () => events.next());
+  } catch (err) {
+    await events.return?.(undefined).catch(() => {});
+    throw err;
+  }
+  if (next.done || next.value.type !== 'start') throw new Error('the router stream did not start with a start event');
+  const start = next.value;
+  Object.assign(context, { provider: start.provider, model: start.model, attempts: count.n });
+
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts: count.n, upstreamRequestId: count.requestId }) });
+  const out = new SseWriter(res);
+  const streamer = anthropicStreamer();
+  try {
+    let event: StreamEvent = start;
+    for (;;) {
+      const wrote = out.named(streamer.push(event));
+      if (wrote) await wrote;
+      if (event.type === 'interrupted') context.kind = event.error.kind;
+      if (event.type === 'done' || event.type === 'interrupted' || out.gone) {
+        out.end();
+        return reply;
+      }
+      next = await events.next();
+      if (next.done) {
+        out.end();
+        return reply;
+      }
+      event = next.value;
+    }
+  } catch (err) {
+    // Past the headers an error can only be an event; the router itself ends every stream with one.
+    const { body } = anthropicErrorOf(errorReply(err), request.id);
+    await out.named([body]);
+    out.end();
+    return reply;
+  } finally {
+    // A client that went away: stop reading, so the router aborts the upstream request and frees its slot.
+    await events.return?.(undefined).catch(() => {});
+  }
+}

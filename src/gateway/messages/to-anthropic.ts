@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ChatResult, FinishReason, Usage } from '../../types.js';
+
+const STOP: Readonly<Record<FinishReason, Anthropic.StopReason>> = {
+  stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use', content_filter: 'refusal', other: 'end_turn',
+};
+
+/** A finish reason as Anthropic names it. */
+export function anthropicStopReason(reason: FinishReason): Anthropic.StopReason {
+  return STOP[reason] ?? 'end_turn';
+}
+
+/** A fresh message id, `msg_` like Anthropic's. */
+export function messageId(): string {
+  return `msg_${randomUUID().replace(/-/g, '')}`;
+}
+
+/** The usage counters of the Messages wire. */
+export interface AnthropicUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number | null;
+  cache_read_input_tokens: number | null;
+}
+
+/**
+ * Usage as Anthropic reports it: `input_tokens` without the cache reads and writes (Switchyard's
+ * `inputTokens` counts them, as OpenAI does). The wire has no "unknown": a provider that reported
+ * none reads as zeros here (the `x-switchyard-usage: unknown` header says so on a JSON answer).
+ */
+export function anthropicUsageOf(usage: Usage | undefined): AnthropicUsage {
+  if (!usage) return { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: null, cache_read_input_tokens: null };
+  const read = usage.cachedInputTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
+  return {
+    input_tokens: Math.max(0, usage.inputTokens - read - written),
+    output_tokens: usage.outputTokens,
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: read,
+  };
+}
+
+/** The content blocks of an answer: Anthropic's own blocks when an Anthropic target answered with thinking (they must round-trip verbatim), else text then tool_use. */
+export function contentOf(result: ChatResult): unknown[] {
+  const parts = result.message.providerParts;
+  if (parts?.api === 'anthropic' && Array.isArray(parts.blocks) && parts.blocks.length > 0) return parts.blocks;
+  const blocks: unknown[] = [];
+  if (result.text !== '') blocks.push({ type: 'text', text: result.text });
+  for (const call of result.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+  return blocks;
+}
+
+/**
+ * A `ChatResult` as an Anthropic `Message`, whichever provider answered: content blocks, the stop
+ * reason in Anthropic's words, usage with cache reads and writes apart from `input_tokens`.
+ */
+export function toAnthropic(result: ChatResult, model = result.model): Record<string, unknown> {
+  return {
+    id: messageId(),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: contentOf(result),
+    stop_reason: anthropicStopReason(result.finishReason),
+    stop_sequence: null,
+    usage: anthropicUsageOf(result.usage),
+  };
+}
