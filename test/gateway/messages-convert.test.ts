@@ -90,7 +90,7 @@ describe('anthropicStreamer', () => {
   it('gives a whole call (no fragments) a block of its own and a tool without arguments "{}"', () => {
     const s = anthropicStreamer('m');
     const events = [
-      ...s.push({ type: 'start', provider: 'p', model: 'm' }),
+      ...s.push({ type: 'start', provider: 'p', model: 'm', attempts: [] }),
       ...s.push({ type: 'text', delta: 'Let me check.' }),
       ...s.push({ type: 'tool_call_delta', index: 0, id: 'toolu_a', name: 'now', argumentsDelta: '' }),
       ...s.push({ type: 'tool_call', toolCall: { id: 'toolu_a', name: 'now', arguments: {} } }),

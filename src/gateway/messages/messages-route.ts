@@ -7,7 +7,6 @@ import { baseHeaders, contextOf, sendError, servedHeaders } from '../context.js'
 import { errorReply, gatewayError } from '../error-reply.js';
 import { SseWriter } from '../sse-writer.js';
 import { chainOf, type GatewayState } from '../state.js';
-import type { AttemptCount } from '../stream-attempts.js';
 import { anthropicErrorOf } from './anthropic-error.js';
 import { anthropicParam } from './anthropic-param.js';
 import { anthropicStreamer } from './anthropic-stream.js';
@@ -70,22 +69,24 @@ export function messages(state: GatewayState) {
  */
 async function streamAnswer(state: GatewayState, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest): Promise<unknown> {
   const context = contextOf(request);
-  const events = state.router.stream(chat)[Symbol.asyncIterator]();
-  const count: AttemptCount = { n: 0 };
+  // The events carry the text; `done` need not (the stream then holds none of it, at any length).
+  const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
   let next: IteratorResult<StreamEvent>;
   try {
-    next = await state.attempts.run(count, () => events.next());
+    next = await events.next();
   } catch (err) {
     await events.return?.(undefined).catch(() => {});
     throw err;
   }
   if (next.done || next.value.type !== 'start') throw new Error('the router stream did not start with a start event');
+  // The start event carries what the headers say: the attempts made, the committed request's id.
   const start = next.value;
-  Object.assign(context, { provider: start.provider, model: start.model, attempts: count.n });
+  const attempts = start.attempts.length;
+  Object.assign(context, { provider: start.provider, model: start.model, attempts });
 
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts: count.n, upstreamRequestId: count.requestId }) });
+  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts, upstreamRequestId: start.requestId }) });
   const out = new SseWriter(res);
   const streamer = anthropicStreamer();
   try {
