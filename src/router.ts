@@ -117,7 +117,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   if (options.store !== undefined) checkStore(options.store);
   // A shared store sits behind a breaker of its own: calls go on without it (or fail at once) while it is down.
   const store = withFallback(options.store
-    ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore()), {
+    ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore({ maxConversations: resolved.gateway.responses.maxEntries })), {
     clock, logger, onUnavailable: resolved.store.type === 'redis' ? resolved.store.onUnavailable : undefined,
     failoverMs: resolved.store.type === 'redis' ? resolved.store.failoverMs : undefined,
     onStateChange: (change) => events.emit('store', change),
