@@ -79,10 +79,12 @@ export interface Router {
   close(): Promise<void>;
 }
 
-/** What `switchyard-llm/testing` reaches into: never part of the public API. */
+/** What `switchyard-llm/testing` (and the gateway, for the store's roles) reaches into: never part of the public API. */
 export interface RouterInternals {
   adapters: ReadonlyMap<string, ProviderAdapter>;
   runtime: Runtime;
+  /** The state store, every role it plays (the gateway keeps its conversations there). */
+  store: StateStore;
 }
 
 /** The key under which a router carries its internals for `switchyard-llm/testing`. */
@@ -260,6 +262,6 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       return closing;
     },
   };
-  Object.defineProperty(router, INTERNALS, { value: { adapters, runtime: rt } satisfies RouterInternals, enumerable: false });
+  Object.defineProperty(router, INTERNALS, { value: { adapters, runtime: rt, store } satisfies RouterInternals, enumerable: false });
   return router;
 }

@@ -15,6 +15,8 @@ import { prometheusMetrics, type GatewayMetrics } from './metrics.js';
 import { listModels, retrieveModel } from './models.js';
 import type { DrainReport, GatewayOptions } from './options.js';
 import { requestLog } from './request-log.js';
+import { conversationsOf } from './responses/conversations.js';
+import { responsesRoute } from './responses/route.js';
 import type { GatewayState } from './state.js';
 import { StreamAttempts } from './stream-attempts.js';
 
@@ -102,6 +104,7 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
 
   app.post('/v1/chat/completions', { config: { call: true } }, chatCompletions(state));
   app.post('/v1/embeddings', { config: { call: true } }, embeddings(state));
+  app.post('/v1/responses', { config: { call: true } }, responsesRoute(state, conversationsOf(router), logger));
   app.get('/v1/models', listModels(state));
   app.get('/v1/models/:id', retrieveModel(state));
   const health = healthRoutes(state, readiness);
