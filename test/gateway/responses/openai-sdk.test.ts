@@ -1,7 +1,9 @@
 import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { anthropicOk, openaiBodies } from '../../support/fixtures.js';
+import { anthropicSse } from '../../support/sse.js';
 import { startUpstream, type Upstream } from '../../support/upstream.js';
-import { answerWith, CHAT_PATH, gatewayConfig, KEYS, startGateway, upstreamBodies, type ServedGateway } from './responses-harness.js';
+import { answerWith, CHAT_PATH, gatewayConfig, KEYS, MESSAGES_PATH, startGateway, upstreamBodies, type ServedGateway } from './responses-harness.js';
 
 // The openai SDK's own `client.responses` against a real `switchyard serve`, whose chain sends
 // Chat Completions to a loopback upstream: what the SDK returns, and what the upstream received.
@@ -133,7 +135,14 @@ describe('POST /v1/responses with the openai SDK', () => {
       expect(err).toBeInstanceOf(OpenAI.BadRequestError);
       expect((err as APIError).error).toEqual({ message: `Previous response with id '${id}' not found.`, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found' });
     }
+    // Nor can another tenant reach one of its items by reference.
+    const stolen = await other.responses.create({ model: 'default', input: [{ type: 'item_reference', id: kept.output[0]!.id! }] }).catch((e: unknown) => e);
+    expect((stolen as APIError).error).toMatchObject({ param: 'input[0].id', code: 'item_not_found' });
     expect(up.count(CHAT_PATH)).toBe(0);
+    // Its owner can.
+    answerWith(up, { text: 'again' });
+    await client.responses.create({ model: 'default', input: [{ type: 'item_reference', id: kept.output[0]!.id! }, { role: 'user', content: 'once more' }] });
+    expect(upstreamBodies(up)[0].messages).toEqual([{ role: 'assistant', content: 'kept' }, { role: 'user', content: 'once more' }]);
   });
 
   it('maps text.format json_schema and reasoning effort onto the chain, and answers the JSON as output_text', async () => {
@@ -164,6 +173,29 @@ describe('POST /v1/responses with the openai SDK', () => {
     expect((err as APIError).error).toMatchObject({ type: 'invalid_request_error', param, code });
     expect((err as APIError).message).not.toMatch(/\n/);
     expect(up.count(CHAT_PATH)).toBe(0);
+  });
+
+  it('falls through to the next target when the first is down, JSON and stream alike', async () => {
+    up.otherwise(CHAT_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
+    up.script(MESSAGES_PATH, anthropicOk('From the backup.'), { sse: anthropicSse(['From the ', 'backup, streamed.']) });
+    const { data, response } = await client.responses.create({ model: 'fallback', input: 'hi' }).withResponse();
+    expect(data.output_text).toBe('From the backup.');
+    expect(response.headers.get('x-switchyard-provider')).toBe('anthropic');
+    let text = '';
+    for await (const e of await client.responses.create({ model: 'fallback', input: 'hi', stream: true })) if (e.type === 'response.output_text.delta') text += e.delta;
+    expect(text).toBe('From the backup, streamed.');
+    expect(up.requests.filter((r) => r.path === MESSAGES_PATH).map((r) => r.body.messages)).toEqual([[{ role: 'user', content: 'hi' }], [{ role: 'user', content: 'hi' }]]);
+  });
+
+  it('answers a chain where every target failed with an HTTP error in the envelope, before any event', async () => {
+    up.otherwise(CHAT_PATH, () => ({ status: 503, body: openaiBodies.overloaded503 }));
+    up.otherwise(MESSAGES_PATH, () => ({ status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }));
+    for (const stream of [false, true]) {
+      const err = await client.responses.create({ model: 'fallback', input: 'hi', stream }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(APIError);
+      expect((err as APIError).status).toBeGreaterThanOrEqual(429);
+      expect((err as APIError).error).toMatchObject({ code: 'chain_exhausted', type: expect.any(String), param: null });
+    }
   });
 
   it('ends a stream cut off after its first token with an error event and response.failed', async () => {

@@ -4,6 +4,8 @@ import { configFile, startServe, type ServeChild } from '../serve-child.js';
 
 /** Where the gateway's chains send their calls: the loopback upstream's Chat Completions. */
 export const CHAT_PATH = '/v1/chat/completions';
+/** Where the `fallback` chain's second target sends its calls. */
+export const MESSAGES_PATH = '/v1/messages';
 
 /** The two keys the gateway is started with, and the tenant each maps to. */
 export const KEYS = { a: 'sk-gw-tenant-a-0123456789', b: 'sk-gw-tenant-b-0123456789' } as const;
@@ -61,11 +63,17 @@ export function answerWith(up: Upstream, ...answers: Answer[]): void {
 /** The bodies the upstream received, in order. */
 export const upstreamBodies = (up: Upstream) => up.requests.filter((r) => r.path === CHAT_PATH).map((r) => r.body);
 
-/** A config for `switchyard serve` in front of `up`: chain `default` (one openai target), two keys (tenants a and b). */
+/**
+ * A config for `switchyard serve` in front of `up`: chain `default` (one openai target), chain
+ * `fallback` (openai, then anthropic), two keys (tenants a and b).
+ */
 export function gatewayConfig(upstreamUrl: string, extra: Record<string, unknown> = {}) {
   return {
-    providers: { openai: { type: 'openai', apiKey: 'sk-proj-responses-test-0123456789', baseURL: `${upstreamUrl}/v1`, timeoutMs: 10_000 } },
-    chains: { default: ['openai:gpt-4o-mini'] },
+    providers: {
+      openai: { type: 'openai', apiKey: 'sk-proj-responses-test-0123456789', baseURL: `${upstreamUrl}/v1`, timeoutMs: 10_000 },
+      anthropic: { type: 'anthropic', apiKey: 'sk-ant-responses-test-0123456789', baseURL: upstreamUrl, timeoutMs: 10_000 },
+    },
+    chains: { default: ['openai:gpt-4o-mini'], fallback: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'] },
     gateway: { keys: [{ keyEnv: 'GW_KEY_A', tenant: 'a' }, { keyEnv: 'GW_KEY_B', tenant: 'b' }] },
     retry: { baseDelayMs: 1, maxDelayMs: 2 },
     log: { level: 'warn' },
