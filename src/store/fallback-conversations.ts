@@ -1,3 +1,4 @@
+import { RouterError } from '../errors.js';
 import type { MaybePromise } from './maybe-promise.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { FallbackCore } from './fallback-core.js';
@@ -5,8 +6,9 @@ import type { FallbackCore } from './fallback-core.js';
 /**
  * The conversations role behind the store's breaker: a record written while the store is down is
  * kept in this process (and written to the store once it is back, so other processes continue it
- * too); a read looks here first, then in the store while it answers. With `onUnavailable: 'fail'`
- * a read the store cannot answer fails as `transport`.
+ * too); a read looks here first, then in the store while it answers. A read the store cannot
+ * answer fails as `transport` (`store_unavailable`, or the store's own error with `onUnavailable:
+ * 'fail'`): the record may be there, and a miss would end a conversation that is only out of reach.
  */
 export class FallbackConversations implements ConversationStore {
   constructor(private readonly core: FallbackCore, private readonly primary: ConversationStore) {}
@@ -15,7 +17,10 @@ export class FallbackConversations implements ConversationStore {
     const { core } = this;
     const local = core.local.readConversation(key, nowMs);
     if (local !== undefined) return local;
-    return core.decide(() => this.primary.readConversation(key, nowMs), () => undefined);
+    // Not a miss: the record may well be in the store, and "not found" would end the conversation.
+    return core.decide(() => this.primary.readConversation(key, nowMs), () => {
+      throw new RouterError('transport', 'the state store is unavailable: the conversations kept there can be continued once it is back', { code: 'store_unavailable' });
+    });
   }
 
   writeConversation(key: string, value: string, ttlMs: number, nowMs: number): MaybePromise<void> {

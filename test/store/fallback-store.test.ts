@@ -251,7 +251,7 @@ describe('FallbackStore: a breaker on the shared store', () => {
     await store.close();
   });
 
-  it('keeps a conversation written while the store is down here, and writes it to the store once it is back, with what is left of its TTL', async () => {
+  it('keeps a conversation written while the store is down here, fails reads of others as transport, and writes it to the store once it is back, with what is left of its TTL', async () => {
     const { store, inner, control, clock } = setup();
     const conversations = store as FallbackStore & ConversationStore;
     control.mode = 'fail';
@@ -260,6 +260,8 @@ describe('FallbackStore: a breaker on the shared store', () => {
     expect(store.available).toBe(false);
     expect(await conversations.readConversation('tenant-a:resp_1', now + 1)).toBe('{"turn":1}');
     expect(inner.readConversation('tenant-a:resp_1', now + 1)).toBeUndefined();
+    // One kept only in the store is out of reach, not gone: never answered as a miss.
+    await expect(Promise.resolve().then(() => conversations.readConversation('tenant-a:resp_0', now + 1))).rejects.toMatchObject({ kind: 'transport', code: 'store_unavailable' });
 
     control.mode = 'ok';
     await clock.advance(1000);
