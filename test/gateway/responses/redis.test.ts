@@ -41,4 +41,21 @@ describe('previous_response_id on a Redis store', () => {
     expect(stranger).toMatchObject({ status: 400, code: 'previous_response_not_found', param: 'previous_response_id' });
     expect(upstreamBodies(up)).toHaveLength(2);
   }, 60_000);
+
+  it('answers a continuation while Redis is down with a store_unavailable server error, never "not found", and sends nothing', async () => {
+    const own = await startRedisServer();
+    try {
+      const gw = await startGateway(gatewayConfig(up.url, { store: { type: 'redis', url: own.url, keyPrefix: 'gw-responses-down:' } }));
+      gateways = [gw];
+      answerWith(up, { text: 'Noted.' }, { text: 'The 8:15.' });
+      const first = await gw.openai().responses.create({ model: 'default', input: 'My train is the 8:15.' });
+      await own.stop();
+      const err = await gw.openai().responses.create({ model: 'default', previous_response_id: first.id, input: 'Which train?' }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ status: expect.any(Number), code: 'store_unavailable' });
+      expect((err as { status: number }).status).toBeGreaterThanOrEqual(500);
+      expect(upstreamBodies(up)).toHaveLength(1);
+    } finally {
+      await own.stop();
+    }
+  }, 60_000);
 });
