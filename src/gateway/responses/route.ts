@@ -4,7 +4,7 @@ import { isRouterError } from '../../errors.js';
 import type { Logger } from '../../observe/logger.js';
 import type { ChatRequest, ChatResult } from '../../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from '../context.js';
-import { errorReply, gatewayError } from '../error-reply.js';
+import { errorReply, gatewayError, type WireParam } from '../error-reply.js';
 import { chainOf, type GatewayState } from '../state.js';
 import type { AttemptCount } from '../stream-attempts.js';
 import type { Conversations } from './conversations.js';
@@ -79,18 +79,20 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
     } catch (err) {
       if (reply.sent) return reply;
       if (isRouterError(err)) context.kind = err.kind;
-      return sendError(request, reply, errorReply(oneLine(err), wireParam), state.draining, isRouterError(err) ? err.attempts.length : undefined);
+      return sendError(request, reply, errorReply(oneLine(err, wireParam), wireParam), state.draining, isRouterError(err) ? err.attempts.length : undefined);
     }
   };
 }
 
 /**
- * A refusal of the router's own checks as OpenAI words one: a code (theirs name only the parameter)
- * and one line of message (theirs list each problem on a line of its own).
+ * A refusal of the router's own checks as OpenAI words one: a code (theirs name only the parameter),
+ * one line of message (theirs list each problem on a line of its own), and the wire's name for the
+ * parameter in it (`input[0].content[0].image_url`, not `messages[1].content[0].url`).
  */
-function oneLine(err: unknown): unknown {
+function oneLine(err: unknown, wireParam: WireParam): unknown {
   if (!isRouterError(err) || err.kind !== 'invalid_request') return err;
-  const message = err.message.replace(/:\n\s*- /, ': ').replace(/\n\s*- /g, '; ');
+  let message = err.message.replace(/:\n\s*- /, ': ').replace(/\n\s*- /g, '; ');
+  if (err.param !== undefined) message = message.split(`${err.param}:`).join(`${wireParam(err.param)}:`);
   return err.code === undefined || message !== err.message ? err.with({ code: err.code ?? 'invalid_value' }, message) : err;
 }
 

@@ -18,8 +18,12 @@ export function responsesParam(paths: readonly string[]): WireParam {
       const m = /^\[(\d+)\](.*)$/.exec(rest);
       const from = m ? paths[Number(m[1])] : undefined;
       if (!from) return 'input';
-      // A path inside a message maps only where the item has the same shape (its content).
-      return from.startsWith('input[') && m![2]!.startsWith('.content') ? `${from}${m![2]}` : from;
+      const inner = m![2]!;
+      if (!from.startsWith('input[')) return from;
+      // A path inside a message maps where the item has a field for it: its content parts, a tool result's call_id.
+      if (inner === '.toolCallId') return `${from}.call_id`;
+      if (inner.startsWith('.content')) return `${from}${inner.replace(/^(\.content\[\d+\])\.url$/, '$1.image_url').replace(/^(\.content\[\d+\])\.data$/, '$1.file_data')}`;
+      return from;
     }
     if (head === 'responseFormat') return `text.format${rest}`;
     if (head === 'reasoning') return 'reasoning.effort';
