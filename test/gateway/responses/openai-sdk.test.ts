@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicOk, openaiBodies } from '../../support/fixtures.js';
 import { anthropicSse } from '../../support/sse.js';
 import { startUpstream, type Upstream } from '../../support/upstream.js';
-import { answerWith, CHAT_PATH, gatewayConfig, KEYS, MESSAGES_PATH, startGateway, upstreamBodies, type ServedGateway } from './responses-harness.js';
+import { answerWith, CHAT_PATH, gatewayConfig, KEYS, MESSAGES_PATH, UPSTREAM_RESPONSES_PATH, startGateway, upstreamBodies, type ServedGateway } from './responses-harness.js';
 
 // The openai SDK's own `client.responses` against a real `switchyard serve`, whose chain sends
 // Chat Completions to a loopback upstream: what the SDK returns, and what the upstream received.
@@ -177,6 +177,26 @@ describe('POST /v1/responses with the openai SDK', () => {
     expect((err as APIError).error).toMatchObject({ type: 'invalid_request_error', param, code });
     expect((err as APIError).message).not.toMatch(/\n|messages\[|toolChoice|toolCallId/);
     expect(up.count(CHAT_PATH)).toBe(0);
+  });
+
+  it("keeps a reasoning model's reasoning items for previous_response_id, so its upstream gets them back on the next turn", async () => {
+    const reasoning = { type: 'reasoning', id: 'rs_up_1', summary: [], encrypted_content: 'gAAAA-opaque' };
+    const answer = (text: string) => ({
+      status: 200, body: {
+        id: 'resp_upstream', object: 'response', created_at: 1_767_000_000, status: 'completed', model: 'o4-mini', error: null, incomplete_details: null,
+        output: [reasoning, { type: 'message', id: 'msg_up', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
+        usage: { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 24 }, total_tokens: 42 },
+      },
+    });
+    up.script(UPSTREAM_RESPONSES_PATH, answer('Seven.'), answer('Eight.'));
+    const first = await client.responses.create({ model: 'reasoning', input: '3 + 4?', reasoning: { effort: 'high' } });
+    expect(first.output.map((o) => o.type)).toEqual(['message']);
+    expect(first.usage?.output_tokens_details.reasoning_tokens).toBe(24);
+    const second = await client.responses.create({ model: 'reasoning', previous_response_id: first.id, input: 'Plus one?' });
+    expect(second.output_text).toBe('Eight.');
+    const [one, two] = up.requests.filter((r) => r.path === UPSTREAM_RESPONSES_PATH).map((r) => r.body);
+    expect(one.reasoning).toEqual({ effort: 'high' });
+    expect(two.input).toContainEqual(reasoning);
   });
 
   it('falls through to the next target when the first is down, JSON and stream alike', async () => {

@@ -4,6 +4,8 @@ import { configFile, startServe, type ServeChild } from '../serve-child.js';
 
 /** Where the gateway's chains send their calls: the loopback upstream's Chat Completions. */
 export const CHAT_PATH = '/v1/chat/completions';
+/** Where the `reasoning` chain's target sends its calls (the Responses API upstream). */
+export const UPSTREAM_RESPONSES_PATH = '/v1/responses';
 /** Where the `fallback` chain's second target sends its calls. */
 export const MESSAGES_PATH = '/v1/messages';
 
@@ -65,15 +67,17 @@ export const upstreamBodies = (up: Upstream) => up.requests.filter((r) => r.path
 
 /**
  * A config for `switchyard serve` in front of `up`: chain `default` (one openai target), chain
- * `fallback` (openai, then anthropic), two keys (tenants a and b).
+ * `fallback` (openai, then anthropic), chain `reasoning` (an OpenAI reasoning model on the Responses
+ * API upstream), two keys (tenants a and b).
  */
 export function gatewayConfig(upstreamUrl: string, extra: Record<string, unknown> = {}) {
   return {
     providers: {
       openai: { type: 'openai', apiKey: 'sk-proj-responses-test-0123456789', baseURL: `${upstreamUrl}/v1`, timeoutMs: 10_000 },
       anthropic: { type: 'anthropic', apiKey: 'sk-ant-responses-test-0123456789', baseURL: upstreamUrl, timeoutMs: 10_000 },
+      reasoner: { type: 'openai', api: 'responses', apiKey: 'sk-proj-responses-test-0123456789', baseURL: `${upstreamUrl}/v1`, timeoutMs: 10_000 },
     },
-    chains: { default: ['openai:gpt-4o-mini'], fallback: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'] },
+    chains: { default: ['openai:gpt-4o-mini'], fallback: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], reasoning: ['reasoner:o4-mini'] },
     gateway: { keys: [{ keyEnv: 'GW_KEY_A', tenant: 'a' }, { keyEnv: 'GW_KEY_B', tenant: 'b' }] },
     retry: { baseDelayMs: 1, maxDelayMs: 2 },
     log: { level: 'warn' },
