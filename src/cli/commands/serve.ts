@@ -17,7 +17,8 @@ const USAGE = `Usage: switchyard serve [--config FILE] [--port N] [--host HOST] 
 
 Serves the router config as an OpenAI-compatible HTTP API, so any OpenAI client, in any language,
 uses the chains by changing its base URL to http://HOST:PORT/v1 (\`model\` names a chain):
-POST /v1/chat/completions (and streams), POST /v1/embeddings, GET /v1/models, GET /healthz,
+POST /v1/chat/completions (and streams), POST /v1/responses (the Responses API, previous_response_id
+kept for gateway.responses.ttlMs), POST /v1/embeddings, GET /v1/models, GET /healthz,
 GET /readyz, GET /metrics. Prints the URL once it listens. SIGTERM or Ctrl-C stops accepting, lets
 calls in flight finish within gateway.drainMs, and exits 0.
 
