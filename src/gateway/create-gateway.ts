@@ -16,7 +16,7 @@ import { listModels, retrieveModel } from './models.js';
 import type { DrainReport, GatewayOptions } from './options.js';
 import { requestLog } from './request-log.js';
 import { conversationsOf } from './responses/conversations.js';
-import { responsesRoute } from './responses/route.js';
+import { responsesRoute, retrieveResponse } from './responses/route.js';
 import type { GatewayState } from './state.js';
 import { StreamAttempts } from './stream-attempts.js';
 
@@ -104,7 +104,9 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
 
   app.post('/v1/chat/completions', { config: { call: true } }, chatCompletions(state));
   app.post('/v1/embeddings', { config: { call: true } }, embeddings(state));
-  app.post('/v1/responses', { config: { call: true } }, responsesRoute(state, conversationsOf(router), logger));
+  const conversations = conversationsOf(router);
+  app.post('/v1/responses', { config: { call: true } }, responsesRoute(state, conversations, logger));
+  app.get('/v1/responses/:id', retrieveResponse(state, conversations));
   app.get('/v1/models', listModels(state));
   app.get('/v1/models/:id', retrieveModel(state));
   const health = healthRoutes(state, readiness);

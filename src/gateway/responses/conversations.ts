@@ -16,6 +16,8 @@ export interface ConversationRecord {
   messages: Message[];
   /** The response's output items, for `item_reference`. */
   output: Array<Record<string, unknown>>;
+  /** The Response object as the client got it, for `GET /v1/responses/{id}`. */
+  response: unknown;
 }
 
 /**

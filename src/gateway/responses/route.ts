@@ -73,7 +73,7 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       turn.meta.model = result.model;
       const response = completedResponse(turn.meta, result, nowS());
-      await keep(turn, result, response.output as Array<Record<string, unknown>>);
+      await keep(turn, result, response);
       const headers = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
       return reply.headers(headers).send(response);
     } catch (err) {
@@ -100,11 +100,11 @@ function oneLine(err: unknown, wireParam: WireParam): unknown {
  * Stores the conversation so far under the response's id, unless the request said `store: false`.
  * A store that fails loses the continuation, never the answer: it is logged and the answer sent.
  */
-async function keep(turn: Turn, result: ChatResult, output: Array<Record<string, unknown>>): Promise<void> {
+async function keep(turn: Turn, result: ChatResult, response: { output: unknown[] }): Promise<void> {
   if (!turn.call.echo.store) return;
   const history = turn.call.chat.messages.slice(turn.call.echo.instructions ? 1 : 0);
   try {
-    await turn.conversations.write(turn.meta.id, { v: 1, tenant: turn.tenant, messages: [...history, result.message], output });
+    await turn.conversations.write(turn.meta.id, { v: 1, tenant: turn.tenant, messages: [...history, result.message], output: response.output as Array<Record<string, unknown>>, response });
   } catch (err) {
     turn.logger?.warn({ err: String(err), responseId: turn.meta.id }, 'the state store did not keep a response: previous_response_id will not find it');
   }
@@ -150,7 +150,7 @@ async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyR
       if (event.type === 'done') {
         const closing = translate.finish(event.result, nowS());
         // Kept before the client hears it is complete: its next request may continue it at once.
-        await keep(turn, event.result, translate.output.filter(Boolean));
+        await keep(turn, event.result, closing.at(-1)!.response as { output: unknown[] });
         await out.events(closing);
         break;
       }
@@ -167,4 +167,24 @@ async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyR
     await events.return?.(undefined).catch(() => {});
   }
   return reply;
+}
+
+/**
+ * `GET /v1/responses/{id}` (the SDKs' `responses.retrieve`): a stored response of this key's tenant,
+ * as it was answered; 404 for one it does not know, one stored with `store: false`, one that
+ * expired, and another tenant's alike.
+ */
+export function retrieveResponse(state: GatewayState, conversations: Conversations) {
+  return async function handler(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<unknown> {
+    const { id } = request.params;
+    try {
+      const record = await conversations.read(contextOf(request).caller.tenant, id);
+      if (!record?.response) {
+        return sendError(request, reply, gatewayError(404, 'invalid_request_error', 'response_not_found', `Response with id '${id}' not found.`, 'response_id'), state.draining);
+      }
+      return reply.headers(baseHeaders(request, state.draining)).send(record.response);
+    } catch (err) {
+      return sendError(request, reply, errorReply(err), state.draining);
+    }
+  };
 }

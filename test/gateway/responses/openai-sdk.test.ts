@@ -145,6 +145,22 @@ describe('POST /v1/responses with the openai SDK', () => {
     expect(upstreamBodies(up)[0].messages).toEqual([{ role: 'assistant', content: 'kept' }, { role: 'user', content: 'once more' }]);
   });
 
+  it('retrieves a stored response (GET /v1/responses/{id}) for its tenant only, and none stored with store: false', async () => {
+    answerWith(up, { text: 'Kept for later.' }, { text: 'Streamed and kept.' }, { text: 'Not kept.' });
+    const created = await client.responses.create({ model: 'default', input: 'Keep this', metadata: { ticket: 'T-1' } });
+    const fetched = await client.responses.retrieve(created.id);
+    expect(fetched).toEqual(created);
+    let streamedId = '';
+    for await (const e of await client.responses.create({ model: 'default', input: 'Stream this', stream: true })) if (e.type === 'response.completed') streamedId = e.response.id;
+    expect((await client.responses.retrieve(streamedId)).output_text).toBe('Streamed and kept.');
+    const unkept = await client.responses.create({ model: 'default', input: 'Drop this', store: false });
+    for (const [c, id] of [[gw.openai(KEYS.b), created.id], [client, unkept.id], [client, 'resp_unknown']] as const) {
+      const err = await c.responses.retrieve(id).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+      expect((err as APIError).error).toMatchObject({ code: 'response_not_found', message: `Response with id '${id}' not found.` });
+    }
+  });
+
   it('maps text.format json_schema and reasoning effort onto the chain, and answers the JSON as output_text', async () => {
     answerWith(up, { text: '{"city":"Oslo"}' });
     const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
