@@ -91,6 +91,8 @@ export const command: CliCommand = {
           throw asUsage(err);
         }
         io.stderr(shareLine(loaded, workers, shared.divided));
+        // Conversations cannot be split like a limit: each worker keeps the ones it answered.
+        if (storeIsLocal(loaded)) io.stderr('switchyard: on the memory store each worker keeps its own POST /v1/responses conversations, so a previous_response_id reaches another worker only on a Redis store\n');
         const info = { drainMs: resolved.gateway.drainMs, chains: Object.keys(resolved.chains) };
         return await runPrimary({
           argv, count: workers, io, drainMs: info.drainMs,
