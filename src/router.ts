@@ -81,10 +81,12 @@ export interface Router {
   close(): Promise<void>;
 }
 
-/** What `switchyard-llm/testing` reaches into: never part of the public API. */
+/** What `switchyard-llm/testing` (and the gateway, for the store's roles) reaches into: never part of the public API. */
 export interface RouterInternals {
   adapters: ReadonlyMap<string, ProviderAdapter>;
   runtime: Runtime;
+  /** The state store, every role it plays (the gateway keeps its conversations there). */
+  store: StateStore;
 }
 
 /** The key under which a router carries its internals for `switchyard-llm/testing`. */
@@ -119,7 +121,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   if (options.store !== undefined) checkStore(options.store);
   // A shared store sits behind a breaker of its own: calls go on without it (or fail at once) while it is down.
   const store = withFallback(options.store
-    ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore()), {
+    ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore({ maxConversations: resolved.gateway.responses.maxEntries })), {
     clock, logger, onUnavailable: resolved.store.type === 'redis' ? resolved.store.onUnavailable : undefined,
     failoverMs: resolved.store.type === 'redis' ? resolved.store.failoverMs : undefined,
     onStateChange: (change) => events.emit('store', change),
@@ -264,6 +266,6 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       return closing;
     },
   };
-  Object.defineProperty(router, INTERNALS, { value: { adapters, runtime: rt } satisfies RouterInternals, enumerable: false });
+  Object.defineProperty(router, INTERNALS, { value: { adapters, runtime: rt, store } satisfies RouterInternals, enumerable: false });
   return router;
 }

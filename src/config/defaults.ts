@@ -62,7 +62,11 @@ export const DEFAULTS = Object.freeze({
   embeddings: Object.freeze({ interchangeable: Object.freeze([]) as readonly string[][] }),
   log: Object.freeze({ level: 'info' as const, logPrompts: false }),
   input: Object.freeze({ maxDepth: 64, maxChars: 1_048_576 }),
-  gateway: Object.freeze({ keys: Object.freeze([]) as readonly never[], bodyLimitBytes: 10 * 1024 * 1024, drainMs: 25_000 }),
+  gateway: Object.freeze({
+    keys: Object.freeze([]) as readonly never[], bodyLimitBytes: 10 * 1024 * 1024, drainMs: 25_000,
+    /** `POST /v1/responses`: how long a stored response can be continued, how many one process keeps in memory. */
+    responses: Object.freeze({ ttlMs: 3_600_000, maxEntries: 10_000 }),
+  }),
 });
 
 /** A stream has no overall bound, only an idle one: its concurrency slot is reclaimed after this if its process died. */

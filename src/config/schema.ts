@@ -294,6 +294,13 @@ export const gatewaySchema = z.object({
   bodyLimitBytes: positiveInt.default(DEFAULTS.gateway.bodyLimitBytes),
   /** On SIGTERM, how long calls in flight may take to finish before they are cut off. @default 25000 */
   drainMs: nonNegativeMs.default(DEFAULTS.gateway.drainMs),
+  /** `POST /v1/responses`: the conversations `previous_response_id` continues, kept in the state store. */
+  responses: z.object({
+    /** How long a stored response can be continued. @default 3600000 */
+    ttlMs: positiveInt.default(DEFAULTS.gateway.responses.ttlMs),
+    /** With the memory store: responses kept per process before the least recently used is forgotten. @default 10000 */
+    maxEntries: positiveInt.default(DEFAULTS.gateway.responses.maxEntries),
+  }).strict().default(() => ({ ...DEFAULTS.gateway.responses })),
 }).strict();
 
 export const configSchema = z.object({
@@ -354,7 +361,7 @@ export const configSchema = z.object({
     inputPerMTok: z.number().nonnegative(),
     outputPerMTok: z.number().nonnegative(),
   }).strict()).default({}),
-  gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs })),
+  gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs, responses: { ...DEFAULTS.gateway.responses } })),
   /**
    * Bounds on a call's free-form JSON (tool parameter schemas, the output schema, `providerOptions`
    * such as the gateway's `metadata`, tool call arguments and provider parts in the history): a field

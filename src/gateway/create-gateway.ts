@@ -16,6 +16,8 @@ import { messagesRoutes } from './messages/index.js';
 import { listModels, retrieveModel } from './models.js';
 import type { DrainReport, GatewayOptions } from './options.js';
 import { requestLog } from './request-log.js';
+import { conversationsOf } from './responses/conversations.js';
+import { responsesRoute, retrieveResponse } from './responses/route.js';
 import type { GatewayState } from './state.js';
 
 /** The Fastify instance `createGateway` returns, with a graceful shutdown. */
@@ -100,11 +102,14 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
 
   app.setErrorHandler((err: FastifyError, request, reply) => sendError(request, reply, fastifyErrorReply(err), state.draining));
   app.setNotFoundHandler((request, reply) => sendError(request, reply, gatewayError(404, 'invalid_request_error', 'unknown_url',
-    `Unknown request URL: ${request.method} ${request.url.split('?')[0]}. The gateway serves POST /v1/chat/completions, POST /v1/messages, POST /v1/embeddings and GET /v1/models.`), state.draining));
+    `Unknown request URL: ${request.method} ${request.url.split('?')[0]}. The gateway serves POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, POST /v1/embeddings and GET /v1/models.`), state.draining));
 
   app.post('/v1/chat/completions', { config: { call: true } }, chatCompletions(state));
   app.post('/v1/embeddings', { config: { call: true } }, embeddings(state));
   messagesRoutes(app, state);
+  const conversations = conversationsOf(router);
+  app.post('/v1/responses', { config: { call: true } }, responsesRoute(state, conversations, logger));
+  app.get('/v1/responses/:id', retrieveResponse(state, conversations));
   app.get('/v1/models', listModels(state));
   app.get('/v1/models/:id', retrieveModel(state));
   const health = healthRoutes(state, readiness);

@@ -6,10 +6,12 @@ import type { Block } from './block-store.js';
 import type { BreakerStateStore } from './breaker-state.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement } from './budget-store.js';
 import type { CacheStore } from './cache-store.js';
+import type { ConversationStore } from './conversation-store.js';
 import { FallbackBlocks } from './fallback-blocks.js';
 import { FallbackBreakers } from './fallback-breakers.js';
 import { FallbackBudgets } from './fallback-budgets.js';
 import { FallbackCache } from './fallback-cache.js';
+import { FallbackConversations } from './fallback-conversations.js';
 import { FallbackCore } from './fallback-core.js';
 import { FallbackIdempotency } from './fallback-idempotency.js';
 import type { IdempotencyStore } from './idempotency-store.js';
@@ -66,6 +68,8 @@ export class FallbackStore implements StateStore {
     if (cache) lendRole(this, 'cache', new FallbackCache(this.core, cache));
     const breakers = roleOf(primary, 'breakers');
     if (breakers) lendRole(this, 'breakers', new FallbackBreakers(this.core, breakers));
+    const conversations = roleOf(primary, 'conversations');
+    if (conversations) lendRole(this, 'conversations', new FallbackConversations(this.core, conversations));
   }
 
   /** Whether the shared store is in use (false while it is down). */
@@ -105,7 +109,7 @@ export class FallbackStore implements StateStore {
 }
 
 // The optional roles, lent by the constructor when the wrapped store plays them (see store-roles.ts).
-export interface FallbackStore extends Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore> {}
+export interface FallbackStore extends Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore>, Partial<ConversationStore> {}
 
 function definedOf<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

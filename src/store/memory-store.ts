@@ -3,8 +3,16 @@ import { BREAKER_RECORD_TTL_MS, CLOSED, closeTransition, openTransition, probeTr
 import { MemoryBudgets } from './memory-budgets.js';
 import type { Block } from './block-store.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement } from './budget-store.js';
+import type { ConversationStore } from './conversation-store.js';
+import { MemoryConversations } from './memory-conversations.js';
 import type { IdempotencyRead, IdempotencyState, IdempotencyStore } from './idempotency-store.js';
 import type { StateStore } from './state-store.js';
+
+/** Options for `memoryStore`; all optional. */
+export interface MemoryStoreOptions {
+  /** Conversations kept (`previous_response_id`) before the least recently used is forgotten. @default 10000 */
+  maxConversations?: number;
+}
 
 /** Idle budgets and expired records are swept once every this many acquisitions. */
 const SWEEP_EVERY = 1024;
@@ -18,16 +26,21 @@ interface Idempotent {
 /**
  * In-process state: the default, and the reference the Redis store is tested against (both pass
  * test/store/contracts/). It plays every role but the cache (the response cache then keeps an LRU
- * of its own). Budgets are exact rolling windows (a request counts for `windowMs` from
+ * of its own); its conversations are a bounded LRU. Budgets are exact rolling windows (a request counts for `windowMs` from
  * the moment it was admitted), paced by token buckets when `burstMs` is set (see pace.ts).
  */
-export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateStore {
+export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateStore, ConversationStore {
   readonly shared = false;
   private readonly blocks = new Map<string, Block>();
   private readonly breakers = new Map<string, { state: SharedBreakerState; expiresAtMs: number }>();
   private readonly budgets = new MemoryBudgets();
   private readonly idempotency = new Map<string, Idempotent>();
+  private readonly conversations: MemoryConversations;
   private acquires = 0;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.conversations = new MemoryConversations(options.maxConversations);
+  }
 
   getBlock(key: string, nowMs: number): Block | undefined {
     const block = this.blocks.get(key);
@@ -103,6 +116,14 @@ export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateSt
     return this.writeBreaker(key, probeTransition(this.readBreaker(key, nowMs), by, leaseMs, nowMs), nowMs);
   }
 
+  readConversation(key: string, nowMs: number): string | undefined {
+    return this.conversations.readConversation(key, nowMs);
+  }
+
+  writeConversation(key: string, value: string, ttlMs: number, nowMs: number): void {
+    this.conversations.writeConversation(key, value, ttlMs, nowMs);
+  }
+
   /** Leases currently held on a budget (for tests and diagnostics). */
   heldLeases(key: string): number {
     return this.budgets.heldLeases(key);
@@ -118,6 +139,7 @@ export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateSt
     this.budgets.windows.clear();
     this.idempotency.clear();
     this.breakers.clear();
+    this.conversations.clear();
   }
 
   private writeBreaker(key: string, state: SharedBreakerState, nowMs: number): SharedBreakerState {
@@ -144,6 +166,6 @@ export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateSt
 }
 
 /** @example const store = memoryStore(); */
-export function memoryStore(): MemoryStore {
-  return new MemoryStore();
+export function memoryStore(options?: MemoryStoreOptions): MemoryStore {
+  return new MemoryStore(options);
 }

@@ -10,6 +10,7 @@ import { runScript, type LuaScript, type RedisClient } from './redis-script.js';
 import type { Block } from './block-store.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement } from './budget-store.js';
 import type { CacheStore } from './cache-store.js';
+import type { ConversationStore } from './conversation-store.js';
 import type { IdempotencyRead, IdempotencyState, IdempotencyStore } from './idempotency-store.js';
 import type { ConnectionListener, StateStore } from './state-store.js';
 
@@ -46,7 +47,7 @@ function reportArgs(snapshot: RateLimitSnapshot | undefined): Array<number | ''>
  * Behaves exactly like `MemoryStore` (both pass test/store/contracts/), and plays every role,
  * the cache included.
  */
-export class RedisStore implements StateStore, IdempotencyStore, CacheStore, BreakerStateStore {
+export class RedisStore implements StateStore, IdempotencyStore, CacheStore, BreakerStateStore, ConversationStore {
   readonly shared = true;
   private readonly client: RedisClient;
   private readonly endpoint: RedisEndpoint;
@@ -118,6 +119,16 @@ export class RedisStore implements StateStore, IdempotencyStore, CacheStore, Bre
   /** Stores an answer for `ttlMs` (Redis expires it: `SET PX`). */
   async writeCached(key: string, value: string, ttlMs: number): Promise<void> {
     await this.call(() => this.client.set(this.cacheKey(key), value, 'PX', Math.max(1, Math.round(ttlMs))));
+  }
+
+  /** A conversation record (`previous_response_id`), shared by every process on this Redis and prefix. */
+  async readConversation(key: string): Promise<string | undefined> {
+    return (await this.call(() => this.client.get(this.conversationKey(key)))) ?? undefined;
+  }
+
+  /** Stores a conversation record for `ttlMs` (Redis expires it: `SET PX`). */
+  async writeConversation(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.call(() => this.client.set(this.conversationKey(key), value, 'PX', Math.max(1, Math.round(ttlMs))));
   }
 
   async claimIdempotency(key: string, fingerprint: string, pendingTtlMs: number, nowMs: number): Promise<IdempotencyState> {
@@ -194,6 +205,10 @@ export class RedisStore implements StateStore, IdempotencyStore, CacheStore, Bre
 
   private idempotencyKey(key: string): string {
     return `${this.prefix}idempotency:${key}`;
+  }
+
+  private conversationKey(key: string): string {
+    return `${this.prefix}conversation:${key}`;
   }
 
   private cacheKey(key: string): string {

@@ -9,9 +9,15 @@ export type MissedWrite =
   /** An answer whose idempotency record was never written: without it another process would run the key again. */
   | { kind: 'complete'; key: string; fingerprint: string; value: string; ttlMs: number; atMs: number }
   /** A lease held in the store whose release failed (or may have been taken without our hearing): free its slot. */
-  | { kind: 'release'; key: string; leaseId: string; sent: boolean };
+  | { kind: 'release'; key: string; leaseId: string; sent: boolean }
+  /** A conversation written while the store was down: other processes should continue it too. */
+  | { kind: 'conversation'; key: string; value: string; ttlMs: number; atMs: number };
 
-const idOf = (w: MissedWrite) => (w.kind === 'release' ? `release\0${w.key}\0${w.leaseId}` : w.kind === 'block' ? `block\0${w.key}` : `idem\0${w.key}`);
+function idOf(w: MissedWrite): string {
+  if (w.kind === 'release') return `release\0${w.key}\0${w.leaseId}`;
+  if (w.kind === 'block') return `block\0${w.key}`;
+  return w.kind === 'conversation' ? `conv\0${w.key}` : `idem\0${w.key}`;
+}
 
 /**
  * The writes a shared store missed while it was down, oldest first, at most `max` (past that the
@@ -68,5 +74,7 @@ function write(store: StateStore, w: MissedWrite, now: number): unknown {
   // Claims and answers are kept only by a fallback whose store plays the idempotency role.
   if (w.kind === 'claim') return w.atMs + w.pendingTtlMs > now ? store.claimIdempotency?.(w.key, w.fingerprint, w.pendingTtlMs, w.atMs) : undefined;
   if (w.kind === 'complete') return w.atMs + w.ttlMs > now ? store.completeIdempotency?.(w.key, w.fingerprint, w.value, w.ttlMs, w.atMs) : undefined;
+  // What is left of its time to live, counted from when it was written.
+  if (w.kind === 'conversation') return w.atMs + w.ttlMs > now ? store.writeConversation?.(w.key, w.value, w.atMs + w.ttlMs - now, now) : undefined;
   return store.releaseBudget(w.key, w.leaseId, w.sent, now);
 }

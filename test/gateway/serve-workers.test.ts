@@ -61,6 +61,7 @@ describe('switchyard serve --workers', () => {
     expect(s.stdout()).toMatch(/^switchyard gateway listening on http:\/\/127\.0\.0\.1:\d+ \(OpenAI base URL: .*\/v1; chains: default; 2 workers\)$/m);
     expect(s.stdout().match(/listening on/g)).toHaveLength(1);
     expect(s.stderr()).toContain('switchyard: 2 workers on the memory store: each holds 1/2 of every limit (providers.openai.limits.rpm 601 -> 301, providers.openai.limits.concurrency 40 -> 20); a Redis store shares them exactly');
+    expect(s.stderr()).toContain('switchyard: on the memory store each worker keeps its own POST /v1/responses conversations, so a previous_response_id reaches another worker only on a Redis store');
     const answers = await Promise.all(Array.from({ length: 8 }, () => chat(url)));
     expect(answers.map((a) => [a.status, a.body.choices[0].message.content])).toEqual(Array(8).fill([200, 'from a worker']));
     expect(up.count(OPENAI_PATH)).toBe(8);

@@ -3,7 +3,7 @@ import { RouterError } from '../../src/errors.js';
 import { FallbackStore, type StoreStateChange } from '../../src/store/fallback-store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import type { BudgetRequest } from '../../src/store/budget-store.js';
-import type { CacheStore, ConnectionListener, IdempotencyStore, StateStore } from '../../src/store/state-store.js';
+import type { CacheStore, ConnectionListener, ConversationStore, IdempotencyStore, StateStore } from '../../src/store/state-store.js';
 import { rolesOf } from '../../src/store/store-roles.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { until } from '../support/until.js';
@@ -52,7 +52,7 @@ function setup(onUnavailable: 'local' | 'fail' = 'local', cached?: Map<string, s
   const changes: StoreStateChange[] = [];
   const fallback = new FallbackStore(flaky.store, { clock, logger: log.logger, onUnavailable, onStateChange: (c) => changes.push(c) });
   // A MemoryStore plays idempotency (and breaker state): so does the fallback in front of it.
-  expect(rolesOf(fallback)).toEqual(cached ? ['idempotency', 'cache', 'breakers'] : ['idempotency', 'breakers']);
+  expect(rolesOf(fallback)).toEqual(cached ? ['idempotency', 'cache', 'breakers', 'conversations'] : ['idempotency', 'breakers', 'conversations']);
   const store = fallback as FallbackStore & IdempotencyStore & Partial<CacheStore>;
   const warnings = () => log.records().filter((r) => r.level === 40).map((r) => r.msg);
   return { ...flaky, store, clock, changes, warnings };
@@ -248,6 +248,34 @@ describe('FallbackStore: a breaker on the shared store', () => {
     expect(store.readCached!('cache:a', clock.now())).toBeUndefined();
     await store.writeCached!('cache:b', '"dropped"', 60_000, clock.now());
     expect(control.calls).toBe(asked);
+    await store.close();
+  });
+
+  it('keeps a conversation written while the store is down here, fails reads of others as transport, and writes it to the store once it is back, with what is left of its TTL', async () => {
+    const { store, inner, control, clock } = setup();
+    const conversations = store as FallbackStore & ConversationStore;
+    control.mode = 'fail';
+    const now = clock.now();
+    await conversations.writeConversation('tenant-a:resp_1', '{"turn":1}', 60_000, now);
+    expect(store.available).toBe(false);
+    expect(await conversations.readConversation('tenant-a:resp_1', now + 1)).toBe('{"turn":1}');
+    expect(inner.readConversation('tenant-a:resp_1', now + 1)).toBeUndefined();
+    // One kept only in the store is out of reach, not gone: never answered as a miss.
+    await expect(Promise.resolve().then(() => conversations.readConversation('tenant-a:resp_0', now + 1))).rejects.toMatchObject({ kind: 'transport', code: 'store_unavailable' });
+
+    control.mode = 'ok';
+    await clock.advance(1000);
+    expect(store.available).toBe(true);
+    expect(inner.readConversation('tenant-a:resp_1', clock.now())).toBe('{"turn":1}');
+    expect(inner.readConversation('tenant-a:resp_1', now + 60_000)).toBeUndefined();
+    await store.close();
+  });
+
+  it("fails a conversation read the store cannot answer as transport with onUnavailable 'fail'", async () => {
+    const { store, control, clock } = setup('fail');
+    const conversations = store as FallbackStore & ConversationStore;
+    control.mode = 'fail';
+    await expect(Promise.resolve(conversations.readConversation('tenant-a:resp_2', clock.now()))).rejects.toMatchObject({ kind: 'transport' });
     await store.close();
   });
 

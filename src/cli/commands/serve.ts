@@ -17,7 +17,8 @@ const USAGE = `Usage: switchyard serve [--config FILE] [--port N] [--host HOST] 
 
 Serves the router config as an OpenAI-compatible HTTP API, so any OpenAI client, in any language,
 uses the chains by changing its base URL to http://HOST:PORT/v1 (\`model\` names a chain):
-POST /v1/chat/completions (and streams), POST /v1/embeddings, GET /v1/models, GET /healthz,
+POST /v1/chat/completions (and streams), POST /v1/responses (the Responses API, previous_response_id
+kept for gateway.responses.ttlMs), POST /v1/embeddings, GET /v1/models, GET /healthz,
 GET /readyz, GET /metrics. Prints the URL once it listens. SIGTERM or Ctrl-C stops accepting, lets
 calls in flight finish within gateway.drainMs, and exits 0.
 
@@ -90,6 +91,8 @@ export const command: CliCommand = {
           throw asUsage(err);
         }
         io.stderr(shareLine(loaded, workers, shared.divided));
+        // Conversations cannot be split like a limit: each worker keeps the ones it answered.
+        if (storeIsLocal(loaded)) io.stderr('switchyard: on the memory store each worker keeps its own POST /v1/responses conversations, so a previous_response_id reaches another worker only on a Redis store\n');
         const info = { drainMs: resolved.gateway.drainMs, chains: Object.keys(resolved.chains) };
         return await runPrimary({
           argv, count: workers, io, drainMs: info.drainMs,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { BreakerStateStore, CacheStore, IdempotencyStore, StateStore } from '../../../src/store/state-store.js';
+import type { BreakerStateStore, CacheStore, ConversationStore, IdempotencyStore, StateStore } from '../../../src/store/state-store.js';
 import { roleOf, rolesOf, type OptionalRole, type OptionalRoles } from '../../../src/store/store-roles.js';
 import { blockContract } from './block-contract.js';
 import { breakerContract } from './breaker-contract.js';
 import { budgetContract } from './budget-contract.js';
 import { cacheContract } from './cache-contract.js';
+import { conversationContract } from './conversation-contract.js';
 import { idempotencyContract } from './idempotency-contract.js';
 import type { Close, Make } from './kit.js';
 
@@ -21,7 +22,7 @@ export interface ContractOptions {
 
 /**
  * Runs the contract of every role a store implementation plays: the blocks and budgets every store
- * plays, then each optional role's (idempotency, cache, breaker state), each from its own file.
+ * plays, then each optional role's (idempotency, cache, breaker state, conversations), each from its own file.
  */
 export function storeContracts(name: string, makeStore: Make<StateStore>, options: ContractOptions) {
   const close: Close<StateStore> = options.close ?? ((s) => s.close());
@@ -45,4 +46,5 @@ export function storeContracts(name: string, makeStore: Make<StateStore>, option
   if (runs.includes('idempotency')) idempotencyContract<StateStore & IdempotencyStore>(name, playing('idempotency'), close);
   if (runs.includes('cache')) cacheContract<StateStore & CacheStore>(name, playing('cache'), close);
   if (runs.includes('breakers')) breakerContract<StateStore & BreakerStateStore>(name, playing('breakers'), close);
+  if (runs.includes('conversations')) conversationContract<StateStore & ConversationStore>(name, playing('conversations'), close);
 }

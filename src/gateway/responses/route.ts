@@ -1,0 +1,189 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { StreamEvent } from '../../calls/stream.js';
+import { isRouterError } from '../../errors.js';
+import type { Logger } from '../../observe/logger.js';
+import type { ChatRequest, ChatResult } from '../../types.js';
+import { baseHeaders, contextOf, sendError, servedHeaders } from '../context.js';
+import { errorReply, gatewayError, type WireParam } from '../error-reply.js';
+import { chainOf, type GatewayState } from '../state.js';
+import type { Conversations } from './conversations.js';
+import { EventWriter } from './event-writer.js';
+import { newResponseId } from './ids.js';
+import { referencedIds } from './input-items.js';
+import { responsesCall, type ResponsesCall } from './parse-request.js';
+import { completedResponse, type ResponseMeta } from './response-object.js';
+import { ResponsesEvents } from './stream-events.js';
+import { optionalString } from './wire-errors.js';
+import { responsesParam } from './wire-param.js';
+
+const SSE_HEADERS = Object.freeze({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+});
+
+const nowS = () => Math.floor(Date.now() / 1000);
+
+/** What one Responses request needs besides the gateway's state. */
+interface Turn {
+  state: GatewayState;
+  conversations: Conversations;
+  logger: Logger | undefined;
+  tenant: string;
+  call: ResponsesCall;
+  meta: ResponseMeta;
+}
+
+/**
+ * `POST /v1/responses`: the OpenAI Responses API over the router. `model` names a chain; the input
+ * (after the conversation `previous_response_id` names, kept per tenant) goes down it as one call;
+ * the answer is a Response object, or with `stream: true` the Responses events. Unless `store: false`,
+ * the conversation so far is kept for `gateway.responses.ttlMs`, for the next `previous_response_id`.
+ */
+export function responsesRoute(state: GatewayState, conversations: Conversations, logger?: Logger) {
+  return async function handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const context = contextOf(request);
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return sendError(request, reply, gatewayError(400, 'invalid_request_error', 'invalid_body', 'expected a JSON object: a Responses request'), state.draining);
+    }
+    const params = body as Record<string, unknown>;
+    const chain = chainOf(state, request, params.model);
+    if (typeof chain !== 'string') return sendError(request, reply, chain, state.draining);
+    context.chain = chain;
+    context.stream = params.stream === true;
+    const tenant = context.caller.tenant;
+    let call: ResponsesCall;
+    try {
+      const history = await conversations.history(tenant, optionalString(params.previous_response_id, 'previous_response_id'));
+      const items = await conversations.items(tenant, referencedIds(params.input));
+      call = responsesCall(params, history, (id) => items.get(id));
+    } catch (err) {
+      if (isRouterError(err)) context.kind = err.kind;
+      return sendError(request, reply, errorReply(err), state.draining);
+    }
+    const wireParam = responsesParam(call.paths);
+    const chat: ChatRequest = { ...call.chat, chain, tenant, signal: context.controller?.signal };
+    const turn: Turn = { state, conversations, logger, tenant, call, meta: { id: newResponseId(), createdAt: nowS(), model: chain, echo: call.echo } };
+    try {
+      if (context.stream) return await streamAnswer(turn, request, reply, chat);
+      const result = await state.router.chat(chat);
+      Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
+      turn.meta.model = result.model;
+      const response = completedResponse(turn.meta, result, nowS());
+      await keep(turn, result, response);
+      const headers = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      return reply.headers(headers).send(response);
+    } catch (err) {
+      if (reply.sent) return reply;
+      if (isRouterError(err)) context.kind = err.kind;
+      return sendError(request, reply, errorReply(oneLine(err, wireParam), wireParam), state.draining, isRouterError(err) ? err.attempts.length : undefined);
+    }
+  };
+}
+
+/**
+ * A refusal of the router's own checks as OpenAI words one: a code (theirs name only the parameter),
+ * one line of message (theirs list each problem on a line of its own), and the wire's name for the
+ * parameter in it (`input[0].content[0].image_url`, not `messages[1].content[0].url`).
+ */
+function oneLine(err: unknown, wireParam: WireParam): unknown {
+  if (!isRouterError(err) || err.kind !== 'invalid_request') return err;
+  let message = err.message.replace(/:\n\s*- /, ': ').replace(/\n\s*- /g, '; ');
+  if (err.param !== undefined) message = message.split(`${err.param}:`).join(`${wireParam(err.param)}:`);
+  return err.code === undefined || message !== err.message ? err.with({ code: err.code ?? 'invalid_value' }, message) : err;
+}
+
+/**
+ * Stores the conversation so far under the response's id, unless the request said `store: false`.
+ * A store that fails loses the continuation, never the answer: it is logged and the answer sent.
+ */
+async function keep(turn: Turn, result: ChatResult, response: { output: unknown[] }): Promise<void> {
+  if (!turn.call.echo.store) return;
+  const history = turn.call.chat.messages.slice(turn.call.echo.instructions ? 1 : 0);
+  try {
+    await turn.conversations.write(turn.meta.id, { v: 1, tenant: turn.tenant, messages: [...history, result.message], output: response.output as Array<Record<string, unknown>>, response });
+  } catch (err) {
+    turn.logger?.warn({ err: String(err), responseId: turn.meta.id }, 'the state store did not keep a response: previous_response_id will not find it');
+  }
+}
+
+/**
+ * A streamed answer. Nothing is written before the router commits to a target (its `start` event),
+ * so a failure before it is an ordinary HTTP error the SDKs raise with its status; from `start` on
+ * the events follow, and an interruption ends them with `error` and `response.failed`.
+ */
+async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest): Promise<unknown> {
+  const { state } = turn;
+  const context = contextOf(request);
+  const events = state.router.stream(chat)[Symbol.asyncIterator]();
+  let next: IteratorResult<StreamEvent>;
+  try {
+    next = await events.next();
+  } catch (err) {
+    await events.return?.(undefined).catch(() => {});
+    throw err;
+  }
+  if (next.done || next.value.type !== 'start') throw new Error('the router stream did not start with a start event');
+  const start = next.value;
+  // The start event carries what the headers say: the attempts made, the committed request's id.
+  Object.assign(context, { provider: start.provider, model: start.model, attempts: start.attempts.length });
+  turn.meta.model = start.model;
+
+  reply.hijack();
+  reply.raw.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts: start.attempts.length, upstreamRequestId: start.requestId }) });
+  const out = new EventWriter(reply.raw);
+  const translate = new ResponsesEvents(turn.meta);
+  try {
+    await out.events(translate.start());
+    for (;;) {
+      next = await events.next();
+      if (next.done || out.gone) break;
+      const event = next.value;
+      if (event.type === 'interrupted') {
+        context.kind = event.error.kind;
+        await out.events(translate.fail(event.error.code ?? event.error.kind, event.error.message));
+        break;
+      }
+      if (event.type === 'done') {
+        const closing = translate.finish(event.result, nowS());
+        // Kept before the client hears it is complete: its next request may continue it at once.
+        await keep(turn, event.result, closing.at(-1)!.response as { output: unknown[] });
+        await out.events(closing);
+        break;
+      }
+      const wrote = out.events(translate.push(event));
+      if (wrote) await wrote;
+    }
+  } catch (err) {
+    // Past the headers an error can only be an event; the router itself ends every stream with one.
+    const { body } = errorReply(err);
+    await out.events(translate.fail(body.error.code ?? 'server_error', body.error.message));
+  } finally {
+    out.end();
+    // A client that went away: stop reading, so the router aborts the upstream request and frees its slot.
+    await events.return?.(undefined).catch(() => {});
+  }
+  return reply;
+}
+
+/**
+ * `GET /v1/responses/{id}` (the SDKs' `responses.retrieve`): a stored response of this key's tenant,
+ * as it was answered; 404 for one it does not know, one stored with `store: false`, one that
+ * expired, and another tenant's alike.
+ */
+export function retrieveResponse(state: GatewayState, conversations: Conversations) {
+  return async function handler(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<unknown> {
+    const { id } = request.params;
+    try {
+      const record = await conversations.read(contextOf(request).caller.tenant, id);
+      if (!record?.response) {
+        return sendError(request, reply, gatewayError(404, 'invalid_request_error', 'response_not_found', `Response with id '${id}' not found.`, 'response_id'), state.draining);
+      }
+      return reply.headers(baseHeaders(request, state.draining)).send(record.response);
+    } catch (err) {
+      return sendError(request, reply, errorReply(err), state.draining);
+    }
+  };
+}
