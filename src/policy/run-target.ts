@@ -8,15 +8,16 @@ import { decide } from './decide.js';
 import { gate } from './gate.js';
 import { recordOutcome } from './record-outcome.js';
 import { sendAttempt } from './send-attempt.js';
+import { reserveSpend } from './reserve-spend.js';
 import type { TargetRuntime } from './target-runtime.js';
 
 /**
  * The per-target pipeline, in order: gate (parked, cooling, open circuit) → admit (budgets, then a
- * breaker pass) → send → record (breaker, throttle, attempts, events, budget) → decide (the decision
+ * breaker pass) → spend (USD budgets) → send → record (breaker, throttle, attempts, events, budget) → decide (the decision
  * table: done, retry here, fall through, or throw). Each step is a file of its own with this one
  * shape; a step that ends the target (a skip, a result) or asks for a retry stops the pass.
  */
-const STEPS = [gate, admit, sendAttempt, recordOutcome, decide] as const;
+const STEPS = [gate, admit, reserveSpend, sendAttempt, recordOutcome, decide] as const;
 
 /** Runs one target of a call until it answers, falls through, or throws. */
 export async function runTarget<P, T extends AttemptValue>(

@@ -12,6 +12,8 @@ import { FallbackBudgets } from './fallback-budgets.js';
 import { FallbackCache } from './fallback-cache.js';
 import { FallbackCore } from './fallback-core.js';
 import { FallbackIdempotency } from './fallback-idempotency.js';
+import { FallbackSpend } from './fallback-spend.js';
+import type { SpendStore } from './spend-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { MemoryStore } from './memory-store.js';
 import type { StateStore } from './state-store.js';
@@ -66,6 +68,8 @@ export class FallbackStore implements StateStore {
     if (cache) lendRole(this, 'cache', new FallbackCache(this.core, cache));
     const breakers = roleOf(primary, 'breakers');
     if (breakers) lendRole(this, 'breakers', new FallbackBreakers(this.core, breakers));
+    const spend = roleOf(primary, 'spend');
+    if (spend) lendRole(this, 'spend', new FallbackSpend(this.core, spend));
   }
 
   /** Whether the shared store is in use (false while it is down). */
@@ -105,7 +109,7 @@ export class FallbackStore implements StateStore {
 }
 
 // The optional roles, lent by the constructor when the wrapped store plays them (see store-roles.ts).
-export interface FallbackStore extends Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore> {}
+export interface FallbackStore extends Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore>, Partial<SpendStore> {}
 
 function definedOf<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -2,6 +2,7 @@ import { RouterError } from '../errors.js';
 import type { BreakerStateStore } from './breaker-state.js';
 import type { CacheStore } from './cache-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
+import type { SpendStore } from './spend-store.js';
 import type { StateStore } from './state-store.js';
 
 /**
@@ -14,6 +15,7 @@ export interface OptionalRoles {
   idempotency: IdempotencyStore;
   cache: CacheStore;
   breakers: BreakerStateStore;
+  spend: SpendStore;
 }
 
 export type OptionalRole = keyof OptionalRoles;
@@ -23,6 +25,7 @@ export const ROLE_MEMBERS = Object.freeze({
   idempotency: ['claimIdempotency', 'completeIdempotency', 'abandonIdempotency', 'readIdempotency'],
   cache: ['readCached', 'writeCached'],
   breakers: ['readBreaker', 'openBreaker', 'closeBreaker', 'takeProbe'],
+  spend: ['reserveSpend', 'settleSpend', 'readSpend'],
 } as const) satisfies { readonly [R in OptionalRole]: ReadonlyArray<keyof OptionalRoles[R]> };
 
 // A member added to a role's interface but not to ROLE_MEMBERS fails to compile here.
