@@ -1,6 +1,5 @@
 import type { MaybePromise } from './maybe-promise.js';
 import type { FallbackCore } from './fallback-core.js';
-import { MemorySpend } from './memory-spend.js';
 import type { SpendAlert, SpendGrant, SpendReservation, SpendRow, SpendSettlement, SpendStore } from './spend-store.js';
 
 const slot = (budget: string, window: string) => `${budget}\0${window}`;
@@ -13,7 +12,6 @@ const slot = (budget: string, window: string) => `${budget}\0${window}`;
  * ends where it was taken; settlements the store missed are dropped (its holds expire by their TTL).
  */
 export class FallbackSpend implements SpendStore {
-  private readonly local = new MemorySpend();
   private readonly localHolds = new Set<string>();
   /** Each window's total as the shared store last reported it. */
   private readonly lastSeen = new Map<string, number>();
@@ -24,7 +22,7 @@ export class FallbackSpend implements SpendStore {
     const local = (): SpendGrant => {
       const share = req.localShare ?? 1;
       const windows = req.windows.map((w) => ({ ...w, limitUsd: Math.max(0, w.limitUsd - (this.lastSeen.get(slot(req.budget, w.window)) ?? 0)) * share }));
-      const grant = this.local.reserveSpend({ ...req, windows }, nowMs);
+      const grant = this.core.local.reserveSpend({ ...req, windows }, nowMs);
       if (grant.ok) this.localHolds.add(slot(req.budget, req.holdId));
       return { ...grant, local: true };
     };
@@ -40,7 +38,7 @@ export class FallbackSpend implements SpendStore {
   }
 
   settleSpend(s: SpendSettlement, nowMs: number): MaybePromise<SpendAlert[]> {
-    if (this.localHolds.delete(slot(s.budget, s.holdId))) return this.local.settleSpend(s, nowMs);
+    if (this.localHolds.delete(slot(s.budget, s.holdId))) return this.core.local.settleSpend(s, nowMs);
     if (!this.core.up) return [];
     return this.core.health.bounded(() => this.primary.settleSpend(s, nowMs)).catch((err: unknown) => {
       this.core.failed(err);
@@ -49,6 +47,6 @@ export class FallbackSpend implements SpendStore {
   }
 
   readSpend(windows: readonly string[], budget?: string): MaybePromise<SpendRow[]> {
-    return this.core.decide(() => this.primary.readSpend(windows, budget), () => this.local.readSpend(windows, budget));
+    return this.core.decide(() => this.primary.readSpend(windows, budget), () => this.core.local.readSpend(windows, budget));
   }
 }
