@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../config/defaults.js';
 import type { ResolvedConfig } from '../config/index.js';
 import type { SpendConfig } from '../config/schema.js';
 import { costUsd, spendWindows } from '../decide/cost.js';
@@ -31,7 +32,7 @@ const NONE: readonly SpendBudget[] = Object.freeze([]);
 
 function budgetOf(key: string, path: string, conf: SpendConfig | undefined): SpendBudget | undefined {
   if (!conf) return undefined;
-  return { key, path, usdPerDay: conf.usdPerDay, usdPerMonth: conf.usdPerMonth, alertAt: conf.alertAt ?? [], localShare: conf.localShare ?? 1 };
+  return { key, path, usdPerDay: conf.usdPerDay, usdPerMonth: conf.usdPerMonth, alertAt: conf.alertAt ?? DEFAULTS.spend.alertAt, localShare: conf.localShare ?? DEFAULTS.spend.localShare };
 }
 
 /**
