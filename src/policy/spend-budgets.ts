@@ -25,8 +25,12 @@ export interface SpendBudget {
   localShare: number;
 }
 
-/** Failures that leave the request's cost unknown, so the reservation stays spent: the provider may have billed them. */
-export const MAY_HAVE_BILLED: ReadonlySet<ErrorKind> = new Set(['timeout', 'aborted', 'transport']);
+/**
+ * Failures after which the provider may have billed the request (it was running when it was cut
+ * off), so the reservation stays spent. Every other failure (a 429, a 5xx, a refused connection)
+ * gets it back: a brownout must not eat a budget in worst cases.
+ */
+export const MAY_HAVE_BILLED: ReadonlySet<ErrorKind> = new Set(['timeout', 'aborted']);
 
 const NONE: readonly SpendBudget[] = Object.freeze([]);
 
