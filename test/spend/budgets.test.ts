@@ -10,6 +10,7 @@ import { captureLogger } from '../support/capture-logger.js';
 import { OPENAI_PATH, openaiSuccessHeaders } from '../support/fixtures.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
+import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { OPENAI_KEY, rejectionOf } from '../support/wire-router.js';
 
@@ -115,6 +116,19 @@ describe('spend budgets (memory store, virtual clock)', () => {
     const first = await r.chat(ask());
     expect(first.costUsd).toBeUndefined();
     // The whole worst case (about $0.30) stays spent: a second one no longer fits $0.50.
+    expect((await rejectionOf(r.chat(ask()))).kind).toBe('budget_exceeded');
+    expect(sent()).toBe(1);
+  });
+
+  it('keeps the reservation of an attempt that timed out: the provider may have billed it', async () => {
+    const clock = new VirtualClock();
+    const { router: r } = router(config({ usdPerDay: 0.5 }, { chains: { default: ['openai:gpt-4o-mini'] } }), clock);
+    up.script(OPENAI_PATH, { hang: true });
+    const timedOut = rejectionOf(r.chat(ask()));
+    await until(() => up.inFlight === 1, 'the request upstream');
+    await clock.advance(60_000);
+    expect((await timedOut).attempts.map((a: { kind?: string }) => a.kind)).toEqual(['timeout']);
+    // The timeout kept its worst case (about $0.30): another one does not fit $0.50.
     expect((await rejectionOf(r.chat(ask()))).kind).toBe('budget_exceeded');
     expect(sent()).toBe(1);
   });
