@@ -1,5 +1,5 @@
 import { costUsd, worstCaseUsd } from '../decide/cost.js';
-import { RouterError } from '../errors.js';
+import { isRouterError, RouterError } from '../errors.js';
 import type { Call } from '../runtime/call.js';
 import type { Price } from '../spend/prices.js';
 import { andThen, isPromise, settled, type MaybePromise } from '../store/maybe-promise.js';
@@ -32,7 +32,8 @@ export function reserveSpend<P, T extends AttemptValue>(a: AttemptContext<P, T>)
     return undefined;
   }
   if (!price) {
-    throw new RouterError('config', `${budgets[0]!.path} needs a price for ${a.target.target.key}: add it to \`prices\``, { provider: a.target.target.provider, model: a.target.target.model, attempts: a.call.attempts });
+    const error = new RouterError('config', `${budgets[0]!.path} needs a price for ${a.target.target.key}: add it to \`prices\``, { provider: a.target.target.provider, model: a.target.target.model });
+    return undo(a, '', []).then(() => { throw error.with({ attempts: a.call.attempts }); });
   }
   const worst = worstCaseUsd(a.tokens!.input, a.tokens!.output, price);
   const holds: Hold[] = [];
@@ -46,16 +47,45 @@ export function reserveSpend<P, T extends AttemptValue>(a: AttemptContext<P, T>)
     const budget = budgets[i]!;
     const now = spend.now();
     const windows = spend.windowsOf(budget, now);
-    return andThen(spend.role(budget).reserveSpend({ budget: budget.key, holdId, usd: worst, windows, holdTtlMs, localShare: budget.localShare }, now), (grant) => {
-      spend.noteGrant(a.call, budget, grant);
-      if (grant.ok) {
+    let grant: MaybePromise<SpendGrant>;
+    try {
+      grant = spend.role(budget).reserveSpend({ budget: budget.key, holdId, usd: worst, windows, holdTtlMs, localShare: budget.localShare }, now);
+    } catch (err) {
+      return undo(a, holdId, holds).then(() => { throw err; });
+    }
+    const decided = andThen(grant, (g) => {
+      spend.noteGrant(a.call, budget, g);
+      if (g.ok) {
         holds.push({ budget, windows });
         return next(i + 1);
       }
-      return refuse(a, holdId, holds, budget, grant, worst, windows);
+      return refuse(a, holdId, holds, budget, g, worst, windows);
     });
+    // A store that failed (onUnavailable 'fail', a custom store that threw): nothing is sent, and what was taken goes back.
+    return isPromise(decided) ? decided.catch((err: unknown) => (isRouterError(err) && err.kind === 'budget_exceeded' ? Promise.reject(err) : undo(a, holdId, holds).then(() => Promise.reject(err)))) : decided;
   };
   return next(0);
+}
+
+/**
+ * Gives back what an attempt that will not be sent holds: its spend holds, its rate budgets, its
+ * breaker pass and its place in the in-flight count.
+ */
+async function undo<P, T extends AttemptValue>(a: AttemptContext<P, T>, holdId: string, holds: readonly Hold[]): Promise<void> {
+  const { rt, call, target } = a;
+  if (a.lease === undefined) return; // undone already (a later budget's failure, passed on)
+  const now = rt.spend.now();
+  await Promise.all(holds.map(async (h) => {
+    try {
+      await rt.spend.role(h.budget).settleSpend({ budget: h.budget.key, holdId, windows: h.windows, actualUsd: 0, model: target.target.key, alertAt: [] }, now);
+    } catch (err) {
+      rt.spend.warn(err);
+    }
+  }));
+  a.endpoint.load.inflight--;
+  target.breaker.record(a.permit!, 'neutral', call);
+  await a.lease!.settle({ sent: false });
+  a.lease = undefined;
 }
 
 /** Adds an answer's cost to its call's. */
@@ -92,19 +122,9 @@ async function refuse<P, T extends AttemptValue>(
   grant: Extract<SpendGrant, { ok: false }>, worst: number, windows: readonly SpendWindowLimit[],
 ): Promise<never> {
   const { rt, call, target } = a;
+  // Nothing goes out: the holds, rate budgets, breaker pass and in-flight count are given back.
+  await undo(a, holdId, holds);
   const now = rt.spend.now();
-  await Promise.all(holds.map(async (h) => {
-    try {
-      await rt.spend.role(h.budget).settleSpend({ budget: h.budget.key, holdId, windows: h.windows, actualUsd: 0, model: target.target.key, alertAt: [] }, now);
-    } catch (err) {
-      rt.spend.warn(err);
-    }
-  }));
-  // Nothing goes out: the rate budgets, the breaker's pass and the in-flight count are given back.
-  a.endpoint.load.inflight--;
-  target.breaker.record(a.permit!, 'neutral', call);
-  await a.lease!.settle({ sent: false });
-  a.lease = undefined;
   const w = windows.find((x) => x.window === grant.window);
   const period = grant.window.startsWith('day:') ? 'day' : 'month';
   const field = period === 'day' ? 'usdPerDay' : 'usdPerMonth';
