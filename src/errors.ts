@@ -166,6 +166,11 @@ export const ERROR_FACTS: Readonly<Record<ErrorKind, ErrorKindFacts>> = Object.f
   // or quota, 504 when every one timed out, else 503, the status here, for a chain with no attempts
   // to read. Whether it clears with time, or ever, is its attempts' to say too.
   exhausted: row(false, false, false, 503, true),
+  // A tenant's or key's USD budget (`spend`) has no room for the call's worst case: nothing was
+  // sent, and no other target is tried (the budget is the caller's, not a target's). A caller
+  // fault by the table (thrown at once, never retried); not retryable until someone raises the
+  // budget or the window turns, so a proxy answers 429 with `x-should-retry: false`.
+  budget_exceeded: row(true, false, false, 429, false),
 });
 
 /** True for one of `ERROR_KINDS` (a code or a string from outside). */

@@ -13,7 +13,7 @@ export type {
   TextPart, ImagePart, FilePart, Tool, ToolCall, ToolChoice, ResponseFormat, ReasoningOptions, ProviderParts, JSONSchema,
   SchemaInput, Usage, FinishReason, RateLimitSnapshot, RateLimitWindow, EmbedRequest, EmbedResult,
 } from './types.js';
-export type { RouterEvents, RouterEventName, Listener } from './observe/events.js';
+export type { RouterEvents, RouterEventName, Listener, SpendEvent } from './observe/events.js';
 export { systemClock } from './time/system-clock.js';
 export type { Clock, Timer, TimerOptions } from './types.js';
 export { memoryStore } from './store/memory-store.js';
@@ -22,5 +22,7 @@ export type { RedisStoreOptions } from './store/redis-store.js';
 export type {
   StateStore, StoreLifecycle, ConnectionListener, BlockStore, Block, BudgetStore, BudgetLimits, BudgetRequest, BudgetGrant, BudgetDenial,
   BudgetSettlement, TokenDelta, IdempotencyStore, IdempotencyState, IdempotencyRead, CacheStore, BreakerStateStore, SharedBreakerState,
+  SpendStore, SpendReservation, SpendGrant, SpendSettlement, SpendAlert, SpendRow, SpendWindowLimit,
 } from './store/state-store.js';
+export type { Price } from './spend/price-table.js';
 export type { BreakerState } from './policy/circuit-breaker.js';

@@ -27,6 +27,8 @@ import { StallGuard } from './policy/stall-guard.js';
 import { buildTargets, type TargetRuntime } from './policy/target-runtime.js';
 import { embeddingsEndpoint, PoolOrder } from './policy/pool-order.js';
 import { Tenants } from './policy/tenants.js';
+import { Spend } from './policy/spend-budgets.js';
+import { GATEWAY_KEY } from './spend/gateway-key.js';
 import { validateEmbedRequest, validateRequest } from './calls/request-schema.js';
 import type { Call } from './runtime/call.js';
 import { ActiveCalls, type Runtime } from './runtime/runtime.js';
@@ -137,6 +139,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const rt: Runtime = {
     config: resolved, chains: buildTargets(resolved, adapters, breakers), clock, events, logger, store,
     admission: new Admission(store, clock, closer.signal, (err) => logger.warn({ err: String(err) }, 'state store failed while settling a lease: the answer stands, the lease expires by its TTL')),
+    spend: new Spend(resolved, roleOf(store, 'spend'), clock, events, logger),
     closing: closer.signal,
     active: new ActiveCalls(),
     stallGuard: new StallGuard(clock),
@@ -172,7 +175,8 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     const id = callPrefix + ++callSeq;
     if (resolved.log.logPrompts) logger.debug({ callId: id, chain, messages: request.messages }, `${operation} call`);
     return {
-      id, operation, chain, targets, request, tenant: tenants.resolve(request.tenant), needs,
+      id, operation, chain, targets, request, tenant: tenants.resolve(request.tenant), needs, cost: {},
+      gatewayKey: (request as { [GATEWAY_KEY]?: string })[GATEWAY_KEY],
       signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
       deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
     };
@@ -210,7 +214,8 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       if (refusal) throw refusal.with({});
       const startedAtMs = clock.now();
       const call: Call<EmbedRequest> = {
-        id: callPrefix + ++callSeq, operation: 'embed', chain, targets: pools.order(rt.chains.get(chain)!, startedAtMs, embeddingsEndpoint), request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS,
+        id: callPrefix + ++callSeq, operation: 'embed', chain, targets: pools.order(rt.chains.get(chain)!, startedAtMs, embeddingsEndpoint), request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS, cost: {},
+        gatewayKey: (request as { [GATEWAY_KEY]?: string })[GATEWAY_KEY],
         signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
         deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
       };

@@ -7,7 +7,7 @@ import type { ZodType } from 'zod';
 export const ERROR_KINDS = Object.freeze([
   'rate_limited', 'quota_exhausted', 'server', 'timeout', 'transport', 'circuit_open', 'local_limit',
   'bad_request', 'context_length', 'content_filter', 'auth', 'not_found', 'aborted', 'invalid_request',
-  'config', 'exhausted', 'invalid_output', 'unsupported',
+  'config', 'exhausted', 'invalid_output', 'unsupported', 'budget_exceeded',
 ] as const);
 
 /** One of `ERROR_KINDS`. */
@@ -220,6 +220,8 @@ export interface ChatResult<T = unknown> {
    * invented 0. Budgets then keep the whole reservation the call made.
    */
   usage?: Usage;
+  /** USD this call's answered attempts cost at their targets' prices (docs/spend.md); absent when none was priced. */
+  costUsd?: number;
   attempts: Attempt[];
   latencyMs: number;
   requestId?: string;
@@ -266,6 +268,8 @@ export interface EmbedResult {
   provider: string;
   model: string;
   usage: { inputTokens: number };
+  /** USD the call's batches cost at their targets' prices; absent when none was priced. */
+  costUsd?: number;
   attempts: Attempt[];
   latencyMs: number;
 }

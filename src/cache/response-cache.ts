@@ -50,9 +50,10 @@ export class ResponseCache {
     return this.served(stored, startedAtMs);
   }
 
-  /** An answer served without a request of this call's own: no attempts, its own latency, cached. */
+  /** An answer served without a request of this call's own: no attempts, no cost, its own latency, cached. */
   private served(answer: ChatResult, startedAtMs: number): ChatResult {
-    return { ...answer, attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true };
+    const { costUsd: _paidBefore, ...rest } = answer;
+    return { ...rest, attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true };
   }
 
   /** Stores a complete answer (its attempts are this call's, not the replay's). */

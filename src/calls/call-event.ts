@@ -7,7 +7,10 @@ import type { ChatResult, EmbedResult } from '../types.js';
 import type { StreamEvent } from './stream.js';
 
 function ended(rt: Runtime, call: Call, outcome: Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts' | 'startedAtMs'>): void {
-  rt.events.emit('call', { ...callRef(call), startedAtMs: call.startedAtMs, latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts, ...outcome });
+  rt.events.emit('call', {
+    ...callRef(call), startedAtMs: call.startedAtMs, latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts,
+    ...(call.cost.usd !== undefined ? { costUsd: call.cost.usd } : {}), ...outcome,
+  });
 }
 
 function failed(rt: Runtime, call: Call, err: unknown): void {

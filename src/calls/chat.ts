@@ -83,6 +83,7 @@ function shape(rt: Runtime, call: Call<ChatRequest>, { value, target }: { value:
     latencyMs: rt.clock.now() - call.startedAtMs,
     requestId: value.requestId,
   };
+  if (call.cost.usd !== undefined) result.costUsd = call.cost.usd;
   if ('object' in value) result.object = value.object;
   return result;
 }

@@ -122,5 +122,6 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
     usage: { inputTokens },
     attempts: call.attempts,
     latencyMs: rt.clock.now() - call.startedAtMs,
+    ...(call.cost.usd !== undefined ? { costUsd: call.cost.usd } : {}),
   };
 }

@@ -204,6 +204,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
       message: assistantMessage({ text: shown, toolCalls: end.toolCalls, providerParts: event.providerParts }),
       ...where, ...(event.model ? { responseModel: event.model } : {}), finishReason: end.finishReason, usage: event.usage, attempts: call.attempts,
       latencyMs: clock.now() - call.startedAtMs, requestId: open.requestId, timeToFirstTokenMs,
+      ...(call.cost.usd !== undefined ? { costUsd: call.cost.usd } : {}),
     };
     leave();
     if (end.error) {

@@ -12,6 +12,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   simulate: async () => (await import('./commands/simulate.js')).command,
   serve: async () => (await import('./commands/serve.js')).command,
   eval: async () => (await import('./commands/eval.js')).command,
+  spend: async () => (await import('./commands/spend.js')).command,
 };
 
 async function overview(): Promise<string> {

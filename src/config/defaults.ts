@@ -58,6 +58,8 @@ export const DEFAULTS = Object.freeze({
   }),
   pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' }),
   tenant: Object.freeze({ share: 1 }),
+  /** Spend budgets (`tenants.<name>.spend`, `gateway.keys[].spend`): no alerts, the whole remainder while Redis is down. */
+  spend: Object.freeze({ alertAt: Object.freeze([]) as readonly number[], localShare: 1 }),
   cache: Object.freeze({ maxEntries: 1_000 }),
   embeddings: Object.freeze({ interchangeable: Object.freeze([]) as readonly string[][] }),
   log: Object.freeze({ level: 'info' as const, logPrompts: false }),

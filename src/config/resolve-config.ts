@@ -4,6 +4,7 @@ import { configSchema, type ParsedConfig, type ProviderConfig } from './schema.j
 import { maskedWhenPrinted, storeMaskedWhenPrinted } from './secret-fields.js';
 import { DEFAULTS } from './defaults.js';
 import { applyPreset, presetNeedsKey } from './apply-preset.js';
+import { spendProblems } from './spend-config.js';
 
 /** One (provider, model) step of a chain, with its per-target options resolved. */
 export interface Target {
@@ -129,6 +130,7 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
     });
   }
 
+  if (problems.length === 0) problems.push(...spendProblems(config, providers, chains));
   if (problems.length > 0) throw configError(problems);
   // A Redis URL may carry its password: printed, it is masked; the store still connects with it.
   if (config.store.type === 'redis') storeMaskedWhenPrinted(config.store);

@@ -66,12 +66,36 @@ export const limitsSchema = z.object({
   tokenizer: z.enum(['auto', 'heuristic']).optional(),
 }).strict();
 
+/** USD: a finite amount above zero. */
+const usdAmount = z.number().finite().positive();
+
+/**
+ * A USD budget over UTC calendar windows (`tenants.<name>.spend`, `gateway.keys[].spend`): each
+ * attempt reserves its worst case at its target's price, and a call that cannot fit throws
+ * `budget_exceeded` without sending anything.
+ */
+export const spendSchema = z.object({
+  /** USD per UTC day (00:00 to 24:00 UTC). */
+  usdPerDay: usdAmount.optional(),
+  /** USD per UTC calendar month. */
+  usdPerMonth: usdAmount.optional(),
+  /** Fractions of a window's limit at which a `spend` event fires, once per window (`[0.8]`: at 80%). @default [] */
+  alertAt: z.array(z.number().gt(0).lte(1)).max(10).optional(),
+  /**
+   * While the shared (Redis) store is down (`onUnavailable: 'local'`): the share of what the fleet
+   * had left that this process may spend alone (`1 / processes` keeps the fleet within the budget). @default 1
+   */
+  localShare: z.number().gt(0).lte(1).optional(),
+}).strict().refine((s) => s.usdPerDay !== undefined || s.usdPerMonth !== undefined, { message: 'set usdPerDay and/or usdPerMonth' });
+
 /** A tenant's weight in the fair queues, and optional budgets of its own across every target. */
 export const tenantSchema = z.object({
   /** Relative share when targets are contended: share 2 is served twice as often as share 1. @default 1 */
   share: z.number().positive().default(DEFAULTS.tenant.share),
   ...budgetFields,
   windowMs: positiveMs.optional(),
+  /** A USD budget of the tenant's own, across every target (see docs/spend.md). */
+  spend: spendSchema.optional(),
 }).strict();
 
 const providerBase = {
@@ -284,6 +308,8 @@ export const gatewayKeySchema = z.object({
   tenant: z.string().min(1),
   /** The chains (`model` names) this key may use. @default every chain */
   chains: z.array(z.string().min(1)).min(1).optional(),
+  /** A USD budget of this key's own (on top of its tenant's), across every target (see docs/spend.md). */
+  spend: spendSchema.optional(),
 }).strict().refine((k) => (k.keyEnv === undefined) !== (k.keyHash === undefined), { message: 'set exactly one of keyEnv and keyHash' });
 
 /** `switchyard serve` and `createGateway`: who may call, how large a body may be, how long a shutdown waits. */
@@ -356,10 +382,15 @@ export const configSchema = z.object({
      */
     interchangeable: z.array(z.array(z.string().min(1)).min(2)).default(() => [...DEFAULTS.embeddings.interchangeable]),
   }).strict().default(() => ({ interchangeable: [...DEFAULTS.embeddings.interchangeable] })),
-  /** USD per million tokens, keyed by `provider:model` (or by model alone): what `switchyard eval` estimates cost from. */
+  /**
+   * USD per million tokens, keyed by `provider:model` (or by model alone), over the shipped table
+   * (src/spend/price-table.ts): what `costUsd`, spend budgets and `switchyard eval` price from.
+   */
   prices: z.record(z.string().min(1), z.object({
-    inputPerMTok: z.number().nonnegative(),
-    outputPerMTok: z.number().nonnegative(),
+    inputPerMTok: z.number().finite().nonnegative(),
+    outputPerMTok: z.number().finite().nonnegative(),
+    /** Input read from the provider's prompt cache. @default inputPerMTok */
+    cachedInputPerMTok: z.number().finite().nonnegative().optional(),
   }).strict()).default({}),
   gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs, responses: { ...DEFAULTS.gateway.responses } })),
   /**
@@ -391,5 +422,6 @@ export type FakeStep = z.output<typeof fakeStepSchema>;
 export type RetryPolicy = z.output<typeof retrySchema>;
 export type BreakerPolicy = z.output<typeof breakerSchema>;
 export type TenantConfig = z.output<typeof tenantSchema>;
+export type SpendConfig = z.output<typeof spendSchema>;
 export type GatewayConfig = z.output<typeof gatewaySchema>;
 export type GatewayKeyConfig = z.output<typeof gatewayKeySchema>;

@@ -1,17 +1,18 @@
 import type { Target } from '../config/index.js';
-import type { Usage } from '../types.js';
-import type { Price } from './report-types.js';
+import { priceOf, type PricedProvider, type Price } from '../spend/prices.js';
+
+export { costUsd } from '../decide/cost.js';
 
 /**
- * A target's price from the config's table: by `provider:model` first, then by model alone. Only the
- * table's own entries count: a model named `toString` or `constructor` is a name like any other.
+ * A target's price, from the one table the router prices with (src/spend/prices.ts): the config's
+ * `prices` by `provider:model`, then by model alone, then (given the config's `providers`) the
+ * shipped table of the provider's type or preset. Only the table's own entries count: a model
+ * named `toString` or `constructor` is a name like any other.
  */
-export function priceFor(prices: Readonly<Record<string, Price>>, target: Pick<Target, 'key' | 'model'>): Price | undefined {
-  if (Object.hasOwn(prices, target.key)) return prices[target.key];
-  return Object.hasOwn(prices, target.model) ? prices[target.model] : undefined;
-}
-
-/** Estimated USD cost of one call's usage at a price per million tokens. */
-export function costUsd(usage: Usage, price: Price): number {
-  return (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1_000_000;
+export function priceFor(
+  prices: Readonly<Record<string, Price>>,
+  target: Pick<Target, 'key' | 'model'> & { provider?: string },
+  providers: Readonly<Record<string, PricedProvider>> = {},
+): Price | undefined {
+  return priceOf(prices, providers, { key: target.key, model: target.model, provider: target.provider ?? target.key.slice(0, target.key.indexOf(':')) });
 }

@@ -1,12 +1,10 @@
+import type { Price } from '../spend/price-table.js';
 import type { ErrorKind } from '../errors.js';
 import type { FinishReason, Message, Usage } from '../types.js';
 import type { ExpectationName, ExpectationResult } from './expectations.js';
 
-/** USD per million tokens, as in the config's `prices`. */
-export interface Price {
-  inputPerMTok: number;
-  outputPerMTok: number;
-}
+/** USD per million tokens, as in the config's `prices` and the shipped table (src/spend/price-table.ts). */
+export type { Price } from '../spend/price-table.js';
 
 /** Why a run got no answer. `kind` is the underlying failure (a capacity failure's cause, not `exhausted`). */
 export interface RunError {

@@ -104,7 +104,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   let runs: RunRecord[];
   try {
     runs = await runPool(jobs, concurrency, async (job) => {
-      const run = await runOnce(job, { router, clock, price: priceFor(prices, job.target), redact, signal: options.signal, capacityWaitMs });
+      const run = await runOnce(job, { router, clock, price: priceFor(prices, job.target, router.config.providers), redact, signal: options.signal, capacityWaitMs });
       tally.done++;
       if (run.pass) tally.passed++;
       else if (run.ok) tally.failed++;
@@ -138,7 +138,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     durationMs: clock.now() - startedAtMs,
     repeat,
     concurrency,
-    targets: targets.map((t) => summariseTarget(t, runs.filter((r) => r.target === t.key), repeat, priceFor(prices, t))),
+    targets: targets.map((t) => summariseTarget(t, runs.filter((r) => r.target === t.key), repeat, priceFor(prices, t, router.config.providers))),
     cases: cases.map((c) => summariseCase(c, targets.map((t) => t.key), runsByCase.get(c.id) ?? [])),
     runs,
   };

@@ -4,7 +4,6 @@ import { isRouterError } from '../errors.js';
 import type { Router } from '../router.js';
 import type { Attempt } from '../types.js';
 import type { EvalCase } from './case-types.js';
-import { costUsd } from './cost.js';
 import { evalChainName } from './eval-chains.js';
 import { checkAnswer } from './expectations.js';
 import type { Price, RunError, RunRecord } from './report-types.js';
@@ -93,7 +92,8 @@ export async function runOnce(job: RunJob, ctx: RunContext): Promise<RunRecord> 
       return {
         ...base, ok: true, pass: checks.every((c) => c.pass),
         text: answerText(result), finishReason: result.finishReason, usage: result.usage,
-        costUsd: ctx.price && result.usage ? costUsd(result.usage, ctx.price) : null,
+        // The router prices every answered attempt from the one table (src/spend/prices.ts).
+        costUsd: ctx.price ? (result.costUsd ?? null) : null,
         latencyMs: result.latencyMs, requests: sentBefore + requestsSent(result.attempts), checks,
         ...(waitedMs > 0 ? { capacityWaitMs: waitedMs } : {}),
       };

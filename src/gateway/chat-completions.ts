@@ -1,3 +1,4 @@
+import { withCallerKey } from './keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamEvent } from '../calls/stream.js';
 import { fromOpenAI } from '../convert/from-openai.js';
@@ -42,6 +43,7 @@ export function chatCompletions(state: GatewayState) {
     }
     try {
       chat.tenant = context.caller.tenant;
+      withCallerKey(chat, context.caller);
       chat.signal = context.controller?.signal;
       if (context.stream) return await streamAnswer(state, request, reply, chat, params);
       const result = await state.router.chat(chat);

@@ -1,3 +1,4 @@
+import { withCallerKey } from './keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isRouterError } from '../errors.js';
 import type { Attempt, EmbedRequest } from '../types.js';
@@ -60,7 +61,7 @@ export function embeddings(state: GatewayState) {
     const asked = embedRequestOf(params, chain);
     if ('status' in asked) return sendError(request, reply, asked, state.draining);
     try {
-      const result = await state.router.embed({ ...asked.request, tenant: context.caller.tenant, signal: context.controller?.signal });
+      const result = await state.router.embed(withCallerKey({ ...asked.request, tenant: context.caller.tenant, signal: context.controller?.signal }, context.caller));
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       const data = result.embeddings.map((vector, index) => ({ object: 'embedding', index, embedding: asked.base64 ? float32Base64(vector) : vector }));
       const tokens = result.usage.inputTokens;

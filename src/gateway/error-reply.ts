@@ -28,6 +28,7 @@ const TYPE_BY_KIND: Readonly<Record<ErrorKind, string>> = {
   auth: 'upstream_error', not_found: 'upstream_error', server: 'upstream_error', transport: 'upstream_error', timeout: 'upstream_error',
   invalid_output: 'upstream_error',
   config: 'server_error', aborted: 'server_error',
+  budget_exceeded: 'insufficient_quota',
 };
 
 /**
@@ -77,6 +78,7 @@ function fromRouterError(err: RouterError, wireParam: WireParam | undefined): Er
   }
   if (err.kind === 'context_length') code = 'context_length_exceeded';
   if (err.kind === 'aborted') code = 'gateway_closing';
+  if (err.kind === 'budget_exceeded') code = 'budget_exceeded';
   const param = err.kind === 'invalid_request' && err.param !== undefined ? (wireParam?.(err.param) ?? err.param) : null;
   if (err.kind === 'invalid_request') {
     code ??= 'invalid_parameter';

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { GatewayKeyConfig } from '../config/schema.js';
 import { RouterError } from '../errors.js';
+import { GATEWAY_KEY, gatewayKeyId } from '../spend/gateway-key.js';
 
 /** Who a request is from, once its key checked out. */
 export interface Caller {
   tenant: string;
   /** The chains this caller may use; undefined: every chain. */
   chains?: ReadonlySet<string>;
+  /** The key's id (its `keyEnv`, or the start of its `keyHash`): its own spend budget and the spend report name it. */
+  key?: string;
 }
 
 /** The caller of a gateway without keys (loopback only): the `default` tenant, every chain. */
@@ -43,7 +46,7 @@ export class KeyTable {
       }
       if (hash === undefined) return;
       if (this.byHash.has(hash)) problems.push(`gateway.keys[${i}]: the same key is listed twice`);
-      this.byHash.set(hash, Object.freeze({ tenant: k.tenant, ...(k.chains ? { chains: new Set(k.chains) } : {}) }));
+      this.byHash.set(hash, Object.freeze({ tenant: k.tenant, key: gatewayKeyId(k), ...(k.chains ? { chains: new Set(k.chains) } : {}) }));
     });
     if (problems.length > 0) throw new RouterError('config', `invalid gateway config:\n  - ${problems.join('\n  - ')}`);
   }
@@ -71,4 +74,10 @@ export function apiKeyHeader(header: string | string[] | undefined): string | un
   const value = Array.isArray(header) ? header[0] : header;
   const key = value?.trim();
   return key ? key : undefined;
+}
+
+/** Marks a request to the router with the caller's key, so the key's own spend budget applies. */
+export function withCallerKey<R extends object>(request: R, caller: Caller): R {
+  if (caller.key !== undefined) Object.defineProperty(request, GATEWAY_KEY, { value: caller.key, enumerable: false });
+  return request;
 }

@@ -43,6 +43,22 @@ export interface CallEvent extends CallRef {
   replayed?: boolean;
   /** True when the result came from the response cache. */
   cached?: boolean;
+  /** USD the call's answered attempts cost at their targets' prices (docs/spend.md); absent when none was priced. */
+  costUsd?: number;
+}
+
+/** A spend budget's news: an alert threshold crossed (once per window, fleet-wide), or a budget held per process while the shared store is down. */
+export interface SpendEvent extends CallRef {
+  /** `tenant:<name>` or `key:<id>`. */
+  budget: string;
+  reason: 'threshold' | 'local';
+  /** `threshold`: the window (`day:2026-12-02`, `month:2026-12`), the fraction crossed, the spend after it and the limit. */
+  window?: string;
+  threshold?: number;
+  spentUsd?: number;
+  limitUsd?: number;
+  /** `local`: the share of what the fleet had left that this process now spends alone. */
+  localShare?: number;
 }
 
 /** Everything `router.on` can listen to, with its payload. */
@@ -60,6 +76,8 @@ export interface RouterEvents {
     usage?: Usage | { inputTokens: number; outputTokens?: number };
     /** The model the provider says answered (a dated snapshot of the one asked for, say). */
     responseModel?: string;
+    /** USD this attempt cost, from its usage at its target's price (absent when either is unknown). */
+    costUsd?: number;
   };
   /** The same target will be tried again after `delayMs`. */
   retry: TargetRef & { attempt: number; kind: ErrorKind; delayMs: number; hintMs?: number };
@@ -80,6 +98,8 @@ export interface RouterEvents {
   ratelimit: TargetRef & RateLimitSnapshot;
   /** A call ended: once per call, whatever the outcome. */
   call: CallEvent;
+  /** A spend budget crossed an `alertAt` threshold, or runs on this process's share while the shared store is down. */
+  spend: SpendEvent;
   /**
    * The shared (Redis) store stopped answering, or answers again: once per change. While it is
    * unavailable calls run on process-local state (`store.onUnavailable: 'local'`) or fail (`'fail'`).

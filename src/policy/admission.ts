@@ -5,7 +5,7 @@ import { andThen, isPromise, settled, type MaybePromise } from '../store/maybe-p
 import type { Call } from '../runtime/call.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement, BudgetStore } from '../store/budget-store.js';
 import type { StoreLifecycle } from '../store/state-store.js';
-import type { RateLimitSnapshot } from '../types.js';
+import type { ErrorKind, RateLimitSnapshot } from '../types.js';
 import { nextCacheShare, reconcileTokens, reserveTokens, type BilledUsage, type TokenReservation } from '../decide/token-reservation.js';
 import type { Budget, RefusalReason, TokenEstimate } from './budget.js';
 import { FairQueue, type Waiter } from './fair-queue.js';
@@ -40,6 +40,8 @@ export interface SettleOutcome {
   rateLimit?: RateLimitSnapshot;
   /** The provider answered 429 to a request the budgets admitted. */
   rateLimited?: boolean;
+  /** The attempt failed, as this kind (undefined: it answered, or a stream ended after its first token). */
+  failed?: ErrorKind;
 }
 
 const PROCESS_TAG = randomBytes(4).toString('hex');
@@ -64,6 +66,8 @@ interface Ask extends TokenReservation {
 /** Room taken in every budget of one attempt; settle it exactly once when the attempt ends. */
 export class Lease {
   private settledOnce = false;
+  /** Told once how the attempt ended, beside its budgets: the spend policy (reserve-spend.ts) prices it and settles its holds. */
+  onSettle?: (outcome: SettleOutcome) => MaybePromise<void>;
 
   constructor(private readonly admission: Admission, private readonly ask: Ask) {}
 
@@ -82,7 +86,8 @@ export class Lease {
   settle(outcome: SettleOutcome): Promise<void> | undefined {
     if (this.settledOnce) return undefined;
     this.settledOnce = true;
-    return this.admission.settle(this.ask, outcome);
+    const budgets = this.admission.settle(this.ask, outcome);
+    return this.onSettle ? settled([budgets, this.onSettle(outcome)]) : budgets;
   }
 }
 

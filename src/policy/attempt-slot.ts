@@ -24,6 +24,16 @@ export class AttemptSlot {
     load.inflight++;
   }
 
+  /** The lease's id (a spend hold is named after it). */
+  get leaseId(): string {
+    return this.lease.id;
+  }
+
+  /** Runs `fn` with the outcome when the lease settles (spend pricing and holds). */
+  onSettle(fn: NonNullable<Lease['onSettle']>): void {
+    this.lease.onSettle = fn;
+  }
+
   /** Whether `end` has run. */
   get isEnded(): boolean {
     return this.ended;

@@ -46,13 +46,13 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
   if (events.has('attempt')) {
     events.emit('attempt', {
       ...targetRef(call, target), attempt: a.attempt, ok: !error, kind: error?.kind, status: error?.status, code: error?.code,
-      latencyMs, requestId, startedAtMs: a.sentAtMs, usage: value?.usage,
+      latencyMs, requestId, startedAtMs: a.sentAtMs, usage: value?.usage, costUsd: rt.spend.costOf(target, value?.usage),
       responseModel: (value as { model?: unknown } | undefined)?.model as string | undefined,
     });
   }
   if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', { ...targetRef(call, target), ...rateLimit });
   if (!error && a.kind.keepsAttempt) return undefined; // the stream ends its slot at its end
-  const settled = slot.end({ sent: true, usage: value?.usage, rateLimit, rateLimited: error?.kind === 'rate_limited' });
+  const settled = slot.end({ sent: true, usage: value?.usage, rateLimit, rateLimited: error?.kind === 'rate_limited', failed: error?.kind });
   return settled ? settled.then(() => undefined) : undefined;
 }
 

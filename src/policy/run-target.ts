@@ -9,15 +9,16 @@ import { gate } from './gate.js';
 import { notSentError } from './not-sent.js';
 import { recordOutcome, recordSkip } from './record-outcome.js';
 import { sendAttempt } from './send-attempt.js';
+import { reserveSpend } from './reserve-spend.js';
 import type { TargetRuntime } from './target-runtime.js';
 
 /**
  * The per-target pipeline, in order: gate (parked, cooling, open circuit) → admit (budgets, then a
- * breaker pass) → send → record (breaker, throttle, attempts, events, budget) → decide (the decision
+ * breaker pass) → spend (USD budgets) → send → record (breaker, throttle, attempts, events, budget) → decide (the decision
  * table: done, retry here, fall through, or throw). Each step is a file of its own with this one
  * shape; a step that ends the target (a skip, a result) or asks for a retry stops the pass.
  */
-const STEPS: readonly Step[] = [gate, admit, sendAttempt, recordOutcome, decide];
+const STEPS: readonly Step[] = [gate, admit, reserveSpend, sendAttempt, recordOutcome, decide];
 
 /** Runs one target of a call until it answers, falls through, or throws. */
 export async function runTarget<P, T extends AttemptValue>(

@@ -26,4 +26,11 @@ export interface Call<R = unknown> {
   attempts: Attempt[];
   /** What the request needs beyond plain text; a target lacking one is skipped (`unsupported`). */
   needs: readonly Capability[];
+  /**
+   * USD the call's answered attempts cost at their targets' prices (`usd` undefined: none priced).
+   * An object, so an embed call's batches (copies of the call) add to one total.
+   */
+  cost: { usd?: number };
+  /** The gateway key the call came with (its id), whose own spend budget applies. */
+  gatewayKey?: string;
 }

@@ -4,6 +4,7 @@ import type { NextStepPolicy } from '../decide/next-step.js';
 import type { EventHub } from '../observe/events.js';
 import type { Logger } from '../observe/logger.js';
 import type { Admission } from '../policy/admission.js';
+import type { Spend } from '../policy/spend-budgets.js';
 import type { StallGuard } from '../policy/stall-guard.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
 import type { BlockStore } from '../store/block-store.js';
@@ -14,6 +15,8 @@ export interface Runtime {
   /** Every chain's targets, built once with the router. */
   chains: ReadonlyMap<string, readonly TargetRuntime[]>;
   admission: Admission;
+  /** Prices, `costUsd`, and the tenants' and gateway keys' USD budgets. */
+  spend: Spend;
   /** The state store's blocks role: cooling targets and parked providers. */
   store: BlockStore;
   clock: Clock;

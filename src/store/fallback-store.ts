@@ -14,6 +14,8 @@ import { FallbackCache } from './fallback-cache.js';
 import { FallbackConversations } from './fallback-conversations.js';
 import { FallbackCore } from './fallback-core.js';
 import { FallbackIdempotency } from './fallback-idempotency.js';
+import { FallbackSpend } from './fallback-spend.js';
+import type { SpendStore } from './spend-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { MemoryStore } from './memory-store.js';
 import type { StateStore } from './state-store.js';
@@ -70,6 +72,8 @@ export class FallbackStore implements StateStore {
     if (breakers) lendRole(this, 'breakers', new FallbackBreakers(this.core, breakers));
     const conversations = roleOf(primary, 'conversations');
     if (conversations) lendRole(this, 'conversations', new FallbackConversations(this.core, conversations));
+    const spend = roleOf(primary, 'spend');
+    if (spend) lendRole(this, 'spend', new FallbackSpend(this.core, spend));
   }
 
   /** Whether the shared store is in use (false while it is down). */
@@ -109,7 +113,7 @@ export class FallbackStore implements StateStore {
 }
 
 // The optional roles, lent by the constructor when the wrapped store plays them (see store-roles.ts).
-export interface FallbackStore extends Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore>, Partial<ConversationStore> {}
+export interface FallbackStore extends Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore>, Partial<ConversationStore>, Partial<SpendStore> {}
 
 function definedOf<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

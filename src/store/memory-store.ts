@@ -1,6 +1,8 @@
 import { DEFAULTS } from '../config/defaults.js';
 import { BREAKER_RECORD_TTL_MS, CLOSED, closeTransition, openTransition, probeTransition, type BreakerStateStore, type SharedBreakerState } from './breaker-state.js';
 import { MemoryBudgets } from './memory-budgets.js';
+import { MemorySpend } from './memory-spend.js';
+import type { SpendAlert, SpendGrant, SpendReservation, SpendRow, SpendSettlement, SpendStore } from './spend-store.js';
 import type { Block } from './block-store.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement } from './budget-store.js';
 import type { ConversationStore } from './conversation-store.js';
@@ -29,13 +31,14 @@ interface Idempotent {
  * of its own); its conversations are a bounded LRU. Budgets are exact rolling windows (a request counts for `windowMs` from
  * the moment it was admitted), paced by token buckets when `burstMs` is set (see pace.ts).
  */
-export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateStore, ConversationStore {
+export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateStore, ConversationStore, SpendStore {
   readonly shared = false;
   private readonly blocks = new Map<string, Block>();
   private readonly breakers = new Map<string, { state: SharedBreakerState; expiresAtMs: number }>();
   private readonly budgets = new MemoryBudgets();
   private readonly idempotency = new Map<string, Idempotent>();
   private readonly conversations: MemoryConversations;
+  private readonly spend = new MemorySpend();
   private acquires = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -69,6 +72,18 @@ export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateSt
     // Its slot is freed as any sent request's (the request stays counted), in the same lookup.
     const lease = this.budgets.windows.get(key)?.endLease(leaseId, nowMs);
     this.budgets.settle(key, leaseId, lease, settlement, nowMs);
+  }
+
+  reserveSpend(req: SpendReservation, nowMs: number): SpendGrant {
+    return this.spend.reserveSpend(req, nowMs);
+  }
+
+  settleSpend(settlement: SpendSettlement, nowMs: number): SpendAlert[] {
+    return this.spend.settleSpend(settlement, nowMs);
+  }
+
+  readSpend(windows: readonly string[], budget?: string): SpendRow[] {
+    return this.spend.readSpend(windows, budget);
   }
 
   claimIdempotency(key: string, fingerprint: string, pendingTtlMs: number, nowMs: number): IdempotencyState {
@@ -140,6 +155,7 @@ export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateSt
     this.idempotency.clear();
     this.breakers.clear();
     this.conversations.clear();
+    this.spend.clear();
   }
 
   private writeBreaker(key: string, state: SharedBreakerState, nowMs: number): SharedBreakerState {
@@ -151,6 +167,7 @@ export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateSt
   /** Forgets idle budgets (tenant keys come from callers, so their number is not bounded) and old records. */
   private sweep(nowMs: number, windowMs: number): void {
     this.budgets.sweep(nowMs, windowMs);
+    this.spend.sweep(nowMs);
     for (const [key, record] of this.idempotency) if (record.untilMs <= nowMs) this.idempotency.delete(key);
     for (const [key, block] of this.blocks) if (block.untilMs <= nowMs) this.blocks.delete(key);
   }

@@ -7,6 +7,9 @@ import { connectionLost, describeClient, openRedisClient, parseRedisUrl, storeEr
 import { CLOSE_BREAKER, OPEN_BREAKER, READ_BREAKER, TAKE_PROBE } from './redis-breaker-scripts.js';
 import { CLAIM, COMPLETE, SET_BLOCK } from './redis-record-scripts.js';
 import { runScript, type LuaScript, type RedisClient } from './redis-script.js';
+import { RESERVE_SPEND, SETTLE_SPEND } from './redis-spend-scripts.js';
+import { SPEND_RECORD_KEEP_MS } from './memory-spend.js';
+import type { SpendAlert, SpendGrant, SpendReservation, SpendRow, SpendSettlement, SpendStore, SpendWindowLimit } from './spend-store.js';
 import type { Block } from './block-store.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement } from './budget-store.js';
 import type { CacheStore } from './cache-store.js';
@@ -47,13 +50,15 @@ function reportArgs(snapshot: RateLimitSnapshot | undefined): Array<number | ''>
  * Behaves exactly like `MemoryStore` (both pass test/store/contracts/), and plays every role,
  * the cache included.
  */
-export class RedisStore implements StateStore, IdempotencyStore, CacheStore, BreakerStateStore, ConversationStore {
+export class RedisStore implements StateStore, IdempotencyStore, CacheStore, BreakerStateStore, ConversationStore, SpendStore {
   readonly shared = true;
   private readonly client: RedisClient;
   private readonly endpoint: RedisEndpoint;
   private readonly ownsClient: boolean;
   private readonly connectionError: () => Error | undefined;
   private readonly prefix: string;
+  /** Spend budgets this process has listed in the index `switchyard spend` reads. */
+  private readonly indexed = new Set<string>();
 
   /** Connects to `url` (a client of its own, closed by `close`) or uses the caller's client (left open). */
   constructor(urlOrClient: string | RedisClient, options: RedisStoreOptions = {}) {
@@ -109,6 +114,45 @@ export class RedisStore implements StateStore, IdempotencyStore, CacheStore, Bre
       nowMs, leaseId, opt(charge?.tokens), opt(charge?.inputTokens), opt(charge?.outputTokens), settlement.rateLimited ? '1' : '0',
       DEFAULTS.limits.windowMs, ...reportArgs(settlement.snapshot),
     ]);
+  }
+
+  async reserveSpend(req: SpendReservation, nowMs: number): Promise<SpendGrant> {
+    if (!this.indexed.has(req.budget)) {
+      await this.call(() => this.client.sadd(`${this.prefix}spend:budgets`, req.budget));
+      this.indexed.add(req.budget);
+    }
+    const reply = (await this.run(RESERVE_SPEND, this.spendKeys(req.budget, req.windows), [
+      nowMs, req.usd, req.holdId, req.holdTtlMs, req.windows.length, ...windowArgs(req.windows, nowMs),
+    ])) as string[];
+    if (reply[0] === 'ok') return { ok: true, totalsUsd: reply.slice(1).map(Number) };
+    const w = req.windows[Number(reply[1]) - 1]!;
+    return { ok: false, window: w.window, totalUsd: Number(reply[2]), limitUsd: w.limitUsd };
+  }
+
+  async settleSpend(s: SpendSettlement, nowMs: number): Promise<SpendAlert[]> {
+    const reply = (await this.run(SETTLE_SPEND, this.spendKeys(s.budget, s.windows), [
+      s.holdId, Math.max(0, s.actualUsd), s.model, s.alertAt.join(','), s.windows.length, ...windowArgs(s.windows, nowMs),
+    ])) as string[];
+    const alerts: SpendAlert[] = [];
+    for (let i = 0; i + 2 < reply.length; i += 3) {
+      const w = s.windows[Number(reply[i]) - 1]!;
+      alerts.push({ window: w.window, threshold: Number(reply[i + 1]), spentUsd: Number(reply[i + 2]), limitUsd: w.limitUsd });
+    }
+    return alerts;
+  }
+
+  async readSpend(windows: readonly string[], budget?: string): Promise<SpendRow[]> {
+    const budgets = budget !== undefined ? [budget] : await this.call(() => this.client.smembers(`${this.prefix}spend:budgets`));
+    const rows: SpendRow[] = [];
+    for (const b of budgets.sort()) {
+      for (const window of windows) {
+        const fields = await this.call(() => this.client.hgetall(this.spendBase(b, window)));
+        for (const [field, value] of Object.entries(fields)) {
+          if (field.startsWith('m:')) rows.push({ budget: b, window, model: field.slice(2), usd: Number(value) });
+        }
+      }
+    }
+    return rows;
   }
 
   /** The response cache's answer for `key`, shared by every process on this Redis and prefix. */
@@ -215,6 +259,18 @@ export class RedisStore implements StateStore, IdempotencyStore, CacheStore, Bre
     return `${this.prefix}${key}`;
   }
 
+  private spendBase(budget: string, window: string): string {
+    return `${this.prefix}spend:{${budget}}:${window}`;
+  }
+
+  /** The keys of a spend budget's windows: w, holds, amt each (see redis-spend-scripts.ts), in one slot. */
+  private spendKeys(budget: string, windows: readonly SpendWindowLimit[]): string[] {
+    return windows.flatMap((w) => {
+      const base = this.spendBase(budget, w.window);
+      return [base, `${base}:holds`, `${base}:amt`];
+    });
+  }
+
   /** The keys of one budget: req, tok, amt, lease, meta, inf (see redis-budget-scripts.ts). */
   private budgetKeys(key: string): string[] {
     // The braces are a cluster hash tag: all keys of one budget land in one slot, as a script needs.
@@ -233,6 +289,11 @@ export class RedisStore implements StateStore, IdempotencyStore, CacheStore, Bre
       throw storeError(err, this.endpoint, this.connectionError());
     }
   }
+}
+
+/** Each window's limit and how long its keys are kept from now. */
+function windowArgs(windows: readonly SpendWindowLimit[], nowMs: number): number[] {
+  return windows.flatMap((w) => [w.limitUsd, Math.max(0, w.endsAtMs + SPEND_RECORD_KEEP_MS - nowMs)]);
 }
 
 function breakerState(reply: unknown): SharedBreakerState {

@@ -5,6 +5,7 @@ import type { BudgetStore } from './budget-store.js';
 import type { CacheStore } from './cache-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
+import type { SpendStore } from './spend-store.js';
 
 export type { MaybePromise };
 export type { Block, BlockStore } from './block-store.js';
@@ -13,6 +14,7 @@ export type { IdempotencyRead, IdempotencyState, IdempotencyStore } from './idem
 export type { CacheStore } from './cache-store.js';
 export type { ConversationStore } from './conversation-store.js';
 export type { BreakerStateStore, SharedBreakerState } from './breaker-state.js';
+export type { SpendAlert, SpendGrant, SpendReservation, SpendRow, SpendSettlement, SpendStore, SpendWindowLimit } from './spend-store.js';
 
 /** Hears a shared store's connection drop (`lost`, with the client's last error) or come back (`ready`). */
 export type ConnectionListener = (event: 'lost' | 'ready', error?: Error) => void;
@@ -36,10 +38,10 @@ export interface StoreLifecycle {
  * plays. Every store plays the lifecycle, the blocks (cooling targets, parked providers) and the
  * budgets; the others are optional, each played whole or not at all, and each feature that needs
  * one finds it with `roleOf` (store-roles.ts): idempotency (calls with `idempotencyKey`), cache (a
- * response cache shared by every process), breaker state (`breaker.shared`) and conversations
- * (the gateway's `previous_response_id`). Time is the
+ * response cache shared by every process), breaker state (`breaker.shared`), conversations
+ * (the gateway's `previous_response_id`) and spend (USD budgets, `tenants.<name>.spend`). Time is the
  * caller's: a member that depends on it takes `nowMs`, and a store reads no clock of its own. The
  * memory store answers synchronously; the Redis store returns promises.
  */
 export interface StateStore extends StoreLifecycle, BlockStore, BudgetStore,
-  Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore>, Partial<ConversationStore> {}
+  Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore>, Partial<ConversationStore>, Partial<SpendStore> {}

@@ -3,6 +3,7 @@ import type { BreakerStateStore } from './breaker-state.js';
 import type { CacheStore } from './cache-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
+import type { SpendStore } from './spend-store.js';
 import type { StateStore } from './state-store.js';
 
 /**
@@ -16,6 +17,7 @@ export interface OptionalRoles {
   cache: CacheStore;
   breakers: BreakerStateStore;
   conversations: ConversationStore;
+  spend: SpendStore;
 }
 
 export type OptionalRole = keyof OptionalRoles;
@@ -26,6 +28,7 @@ export const ROLE_MEMBERS = Object.freeze({
   cache: ['readCached', 'writeCached'],
   breakers: ['readBreaker', 'openBreaker', 'closeBreaker', 'takeProbe'],
   conversations: ['readConversation', 'writeConversation'],
+  spend: ['reserveSpend', 'settleSpend', 'readSpend'],
 } as const) satisfies { readonly [R in OptionalRole]: ReadonlyArray<keyof OptionalRoles[R]> };
 
 // A member added to a role's interface but not to ROLE_MEMBERS fails to compile here.

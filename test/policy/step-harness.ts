@@ -35,7 +35,7 @@ export function stepBench(config: Partial<SwitchyardConfig> = {}): StepBench {
       const full: ChatRequest = { messages: [{ role: 'user', content: 'Say hello' }], ...request };
       const call: Call = {
         id: `step-${++seq}`, operation: kind.name, chain: 'default', targets: [target], request: full,
-        tenant: { name: 'default', share: 1 }, needs: [], signal: full.signal, startedAtMs: clock.now(), attempts: [],
+        tenant: { name: 'default', share: 1 }, needs: [], signal: full.signal, startedAtMs: clock.now(), attempts: [], cost: {},
         ...(full.timeoutMs !== undefined ? { timeoutMs: full.timeoutMs, deadlineAtMs: clock.now() + full.timeoutMs } : {}),
       };
       const payload = kind.payload(call, target);

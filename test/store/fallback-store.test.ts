@@ -52,7 +52,7 @@ function setup(onUnavailable: 'local' | 'fail' = 'local', cached?: Map<string, s
   const changes: StoreStateChange[] = [];
   const fallback = new FallbackStore(flaky.store, { clock, logger: log.logger, onUnavailable, onStateChange: (c) => changes.push(c) });
   // A MemoryStore plays idempotency (and breaker state): so does the fallback in front of it.
-  expect(rolesOf(fallback)).toEqual(cached ? ['idempotency', 'cache', 'breakers', 'conversations'] : ['idempotency', 'breakers', 'conversations']);
+  expect(rolesOf(fallback)).toEqual(cached ? ['idempotency', 'cache', 'breakers', 'conversations', 'spend'] : ['idempotency', 'breakers', 'conversations', 'spend']);
   const store = fallback as FallbackStore & IdempotencyStore & Partial<CacheStore>;
   const warnings = () => log.records().filter((r) => r.level === 40).map((r) => r.msg);
   return { ...flaky, store, clock, changes, warnings };

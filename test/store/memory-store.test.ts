@@ -1,7 +1,7 @@
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { storeContracts } from './contracts/roles.js';
 
-storeContracts('MemoryStore', () => new MemoryStore(), { plays: ['idempotency', 'breakers', 'conversations'] });
+storeContracts('MemoryStore', () => new MemoryStore(), { plays: ['idempotency', 'breakers', 'conversations', 'spend'] });
 
 import { describe, expect, it } from 'vitest';
 

@@ -44,7 +44,7 @@ describe('the roles of a state store', () => {
     const memory = new MemoryStore();
     expect(roleOf(memory, 'idempotency')).toBe(memory);
     expect(roleOf(memory, 'cache')).toBeUndefined();
-    expect(rolesOf(memory)).toEqual(['idempotency', 'breakers', 'conversations']);
+    expect(rolesOf(memory)).toEqual(['idempotency', 'breakers', 'conversations', 'spend']);
     expect(rolesOf({ ...bareStore(), readCached: () => undefined })).toEqual([]);
   });
 

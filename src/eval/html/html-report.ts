@@ -62,7 +62,7 @@ function banner(report: EvalReport): string {
 const DEFINITIONS = `<dl class="defs">
 <dt>Pass rate</dt><dd>Runs whose answer met every expectation of its case, over all runs (cases × repeats). A run that got no answer (an error) counts as not passed.</dd>
 <dt>Latency</dt><dd>Nearest-rank p50 and p95 of whole calls that got an answer, retries and their waits included.</dd>
-<dt>Tokens and cost</dt><dd>Summed over answered runs, as each provider reported them; cost uses the config's price table and reads "unknown" when the target has no price. A sum marked ≥ leaves out runs whose provider reported no usage (unknown, never counted as 0).</dd>
+<dt>Tokens and cost</dt><dd>Summed over answered runs, as each provider reported them; cost uses the config's <code>prices</code> over the shipped price table (docs/spend.md) and reads "unknown" when the target has no price in either. A sum marked ≥ leaves out runs whose provider reported no usage (unknown, never counted as 0).</dd>
 <dt>Stability</dt><dd>With repeats: for each case with two or more answers, the share of its answers (trimmed, whitespace collapsed) equal to the most common one, averaged over those cases. 1.00 means every repeat answered the same; errors are counted under error kinds instead.</dd>
 <dt>Disagreement (≠)</dt><dd>The verdicts of the targets that answered a case differ: some pass where others fail, or pass only some repeats. A target that never answered is an outage, shown as an error, not a disagreement.</dd>
 </dl>`;

@@ -1,3 +1,4 @@
+import { withCallerKey } from '../keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamEvent } from '../../calls/stream.js';
 import { isRecord } from '../../convert/convert-error.js';
@@ -46,6 +47,7 @@ export function messages(state: GatewayState) {
     context.stream = (request.body as Record<string, unknown>).stream === true;
     try {
       chat.tenant = context.caller.tenant;
+      withCallerKey(chat, context.caller);
       chat.signal = context.controller?.signal;
       if (context.stream) return await streamAnswer(state, request, reply, chat);
       const result = await state.router.chat(chat);

@@ -1,3 +1,4 @@
+import { withCallerKey } from '../keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamEvent } from '../../calls/stream.js';
 import { isRouterError } from '../../errors.js';
@@ -64,7 +65,8 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
       return sendError(request, reply, errorReply(err), state.draining);
     }
     const wireParam = responsesParam(call.paths);
-    const chat: ChatRequest = { ...call.chat, chain, tenant, signal: context.controller?.signal };
+    // The caller's key rides along, so its own spend budget applies.
+    const chat: ChatRequest = withCallerKey({ ...call.chat, chain, tenant, signal: context.controller?.signal }, context.caller);
     const turn: Turn = { state, conversations, logger, tenant, call, meta: { id: newResponseId(), createdAt: nowS(), model: chain, echo: call.echo } };
     try {
       if (context.stream) return await streamAnswer(turn, request, reply, chat);

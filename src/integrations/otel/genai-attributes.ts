@@ -52,6 +52,7 @@ export function attemptAttributes(config: ResolvedConfig, e: AttemptEvent, usage
     ...(e.requestId !== undefined ? { 'switchyard.request_id': e.requestId } : {}),
     ...(usage.input !== undefined ? { [GEN_AI.inputTokens]: usage.input } : {}),
     ...(usage.output !== undefined ? { [GEN_AI.outputTokens]: usage.output } : {}),
+    ...(e.costUsd !== undefined ? { 'switchyard.cost_usd': e.costUsd } : {}),
   };
 }
 
@@ -84,5 +85,6 @@ export function callAttributes(config: ResolvedConfig, e: CallEvent, attempts: r
     ...(e.timeToFirstTokenMs !== undefined ? { 'switchyard.time_to_first_token_ms': e.timeToFirstTokenMs } : {}),
     ...(e.replayed ? { 'switchyard.replayed': true } : {}),
     ...(e.cached ? { 'switchyard.cached': true } : {}),
+    ...(e.costUsd !== undefined ? { 'switchyard.cost_usd': e.costUsd } : {}),
   };
 }

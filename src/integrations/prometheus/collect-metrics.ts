@@ -50,7 +50,7 @@ function headroom(m: MetricSet, e: RouterEvents['ratelimit']): void {
 /**
  * Registers prom-client metrics named `switchyard_*` for a router and keeps them current from its
  * events: attempts by provider, model and outcome (skipped ones too), retries, fall-throughs, quota
- * errors, tokens, a call-latency histogram, each breaker's state, and each target's rate-limit
+ * errors, tokens, cost in USD by tenant (`switchyard_cost_usd_total`), a call-latency histogram, each breaker's state, and each target's rate-limit
  * headroom from the provider's headers (remaining, limit, and their ratio). Several routers may share
  * one registry. Returns a function that stops collecting (and, for the last router, unregisters them).
  * @example
@@ -64,7 +64,10 @@ export function collectMetrics(router: Router, options: CollectMetricsOptions = 
   const m = acquire(registry, prefix, options.latencyBuckets ?? LATENCY_BUCKETS_S);
   m.routers.add(router);
   const offs = [
-    router.on('attempt', (e) => m.attempts.inc({ provider: e.provider, model: e.model, outcome: e.ok ? 'ok' : e.kind ?? 'unknown', skipped: e.skipped ? 'true' : 'false' })),
+    router.on('attempt', (e) => {
+      m.attempts.inc({ provider: e.provider, model: e.model, outcome: e.ok ? 'ok' : e.kind ?? 'unknown', skipped: e.skipped ? 'true' : 'false' });
+      if (e.costUsd) m.cost.inc({ tenant: e.tenant, provider: e.provider, model: e.model }, e.costUsd);
+    }),
     router.on('retry', (e) => m.retries.inc({ provider: e.provider, model: e.model, kind: e.kind })),
     router.on('fallback', (e) => {
       if (e.to) m.fallbacks.inc({ chain: e.chain, provider: e.provider, model: e.model, kind: e.kind, to: `${e.to.provider}:${e.to.model}` });
@@ -75,6 +78,8 @@ export function collectMetrics(router: Router, options: CollectMetricsOptions = 
       m.callDuration.observe({ chain: e.chain, operation: e.operation, outcome: e.outcome === 'ok' ? 'ok' : e.kind ?? 'unknown' }, e.latencyMs / 1000);
       // A replayed or cached answer used no tokens this time.
       if (e.outcome !== 'ok' || !e.usage || e.replayed || e.cached || !e.provider || !e.model) return;
+      // A stream's answer is priced at its end, on the call event (its attempt event came at the first token).
+      if (e.operation === 'stream' && e.costUsd) m.cost.inc({ tenant: e.tenant, provider: e.provider, model: e.model }, e.costUsd);
       m.tokens.inc({ provider: e.provider, model: e.model, type: 'input' }, e.usage.inputTokens);
       const output = 'outputTokens' in e.usage ? e.usage.outputTokens : 0;
       if (output > 0) m.tokens.inc({ provider: e.provider, model: e.model, type: 'output' }, output);

@@ -13,6 +13,7 @@ export interface MetricSet {
   fallbacks: Counter<'chain' | 'provider' | 'model' | 'kind' | 'to'>;
   quota: Counter<'provider' | 'model'>;
   tokens: Counter<'provider' | 'model' | 'type'>;
+  cost: Counter<'tenant' | 'provider' | 'model'>;
   callDuration: Histogram<'chain' | 'operation' | 'outcome'>;
   remaining: Gauge<'provider' | 'model' | 'window'>;
   limit: Gauge<'provider' | 'model' | 'window'>;
@@ -38,6 +39,7 @@ export function createMetricSet(registry: Registry, prefix: string, latencyBucke
     fallbacks: new Counter({ name: named('fallbacks_total'), help: 'Fall-throughs from a target to the next one of its chain', labelNames: ['chain', 'provider', 'model', 'kind', 'to'], registers }),
     quota: new Counter({ name: named('quota_errors_total'), help: 'Quota or billing errors (each parks its provider)', labelNames: ['provider', 'model'], registers }),
     tokens: new Counter({ name: named('tokens_total'), help: 'Tokens used by answers, by type (input counts cached prompt tokens too)', labelNames: ['provider', 'model', 'type'], registers }),
+    cost: new Counter({ name: named('cost_usd_total'), help: 'USD the answers cost at their targets\' prices (the config\'s `prices` over the shipped table), by tenant', labelNames: ['tenant', 'provider', 'model'], registers }),
     callDuration: new Histogram({ name: named('call_duration_seconds'), help: 'Duration of calls, waits and fall-throughs included, by outcome: ok or the error kind', labelNames: ['chain', 'operation', 'outcome'], buckets: [...latencyBuckets], registers }),
     remaining: new Gauge({ name: named('ratelimit_remaining'), help: 'What the provider said is left of a rate-limit window, on its last response', labelNames: ['provider', 'model', 'window'], registers }),
     limit: new Gauge({ name: named('ratelimit_limit'), help: 'The size of a rate-limit window, as the provider last reported it', labelNames: ['provider', 'model', 'window'], registers }),
