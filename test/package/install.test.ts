@@ -26,7 +26,7 @@ let packed: Promise<string[]> | undefined;
 /** An installed app, and what each command the tests look at printed there. */
 interface App {
   dir: string;
-  ran: Record<'chat' | 'require' | 'tsc' | 'help' | 'cli', Promise<Ran>>;
+  ran: Record<'chat' | 'require' | 'tsc' | 'help' | 'version' | 'cli', Promise<Ran>>;
 }
 
 /**
@@ -44,6 +44,7 @@ async function installInApp(kind: Kind, spec: string): Promise<App> {
     require: canRequireEsm ? must(process.execPath, ['require.cjs'], dir) : Promise.reject(new Error('this Node cannot require() ES modules')),
     tsc: must(process.execPath, [TSC, '-p', 'tsconfig.json'], dir),
     help: must('npx', ['switchyard', '--help'], dir),
+    version: must('npx', ['switchyard', '--version'], dir),
     cli: must('npx', ['switchyard', 'chat', 'hi'], dir),
   };
   // A failed command fails the test that awaits it; it must not count as an unhandled rejection before.
@@ -123,6 +124,11 @@ describe.each(KINDS)('switchyard-llm installed from a %s', (kind) => {
     const bin = installed(dir, 'dist/src/cli/main.js');
     expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
     expect(statSync(bin).mode & 0o111).not.toBe(0);
+  }, TEST_MS);
+
+  it('prints the package version with npx switchyard --version', async () => {
+    const { stdout } = await ran('version');
+    expect(stdout).toBe(`${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`);
   }, TEST_MS);
 
   it('answers npx switchyard chat "hi" with no router.config.ts and no keys, from the built-in default config', async () => {
