@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { documentationFiles, moduleText, ROOT, SCRATCH, snippetsOf, type Snippet } from './snippets.js';
+
+// Every TypeScript block of README.md and docs/*.md is type-checked (one tsc run over all of them,
+// under the repository's compiler options) and run, on the simulator, with no provider key in the
+// environment: what a reader copies works as written. test/docs/snippets.ts says how a block is framed.
+
+const snippets: Snippet[] = documentationFiles().flatMap(snippetsOf);
+const KEYS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'AZURE_OPENAI_KEY', 'SWITCHYARD_SIMULATOR_URL', 'REDIS_URL', 'PORT'];
+const saved = new Map(KEYS.map((k) => [k, process.env[k]]));
+let redis: RedisServer | undefined;
+
+beforeAll(async () => {
+  rmSync(SCRATCH, { recursive: true, force: true });
+  mkdirSync(SCRATCH, { recursive: true });
+  // Under node_modules Node reads no package.json above: say these modules are ES modules (top-level await).
+  writeFileSync(join(SCRATCH, 'package.json'), '{"type":"module"}\n');
+  for (const s of snippets) writeFileSync(s.module, moduleText(s));
+  for (const k of KEYS) delete process.env[k];
+  // A block that listens on PORT (default 8787 in the docs) takes a free port here.
+  process.env.PORT = '0';
+  // The Redis examples read REDIS_URL, as an app would: a throwaway redis-server stands in.
+  if (snippets.some((s) => s.code.includes('REDIS_URL'))) {
+    redis = await startRedisServer();
+    process.env.REDIS_URL = redis.url;
+  }
+}, 60_000);
+
+afterAll(async () => {
+  for (const [k, v] of saved) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  await redis?.stop();
+  rmSync(SCRATCH, { recursive: true, force: true });
+});
+
+/** Runs one generated module as a user's program would run (tsx), to its end. */
+async function run(snippet: Snippet): Promise<void> {
+  const { tsImport } = (await import('tsx/esm/api')) as { tsImport(specifier: string, parent: string): Promise<unknown> };
+  await tsImport(pathToFileURL(snippet.module).href, import.meta.url);
+}
+
+describe('the TypeScript blocks of the README and docs/', () => {
+  it('finds them in the README and in every guide', () => {
+    expect(snippets.length).toBeGreaterThan(30);
+    expect(snippets.filter((s) => s.file === 'README.md').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('type-check under the repository\'s compiler options', { timeout: 240_000 }, async () => {
+    writeFileSync(join(SCRATCH, 'tsconfig.json'), JSON.stringify({
+      extends: relative(SCRATCH, join(ROOT, 'tsconfig.json')),
+      compilerOptions: { noEmit: true, rootDir: relative(SCRATCH, ROOT) },
+      include: ['*.ts'],
+    }));
+    const failed = await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(SCRATCH, 'tsconfig.json')], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 })
+      .then(() => '', (err: { stdout?: string }) => err.stdout ?? String(err));
+    // Name each error by the doc block it came from.
+    const named = failed.split('\n').filter(Boolean).map((line) => {
+      const s = snippets.find((x) => line.includes(relative(ROOT, x.module)));
+      return s ? `${s.where}: ${line.replace(/^[^(]*/, '')}` : line;
+    });
+    expect(named).toEqual([]);
+  });
+
+  it.each(snippets.map((s) => [s.where, s] as const))('%s runs', { timeout: 60_000 }, async (_where, snippet) => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      await run(snippet);
+    } finally {
+      log.mockRestore();
+      write.mockRestore();
+    }
+  });
+});
+
+describe('the README\'s first screen', () => {
+  const first = snippets.find((s) => s.file === 'README.md')!;
+
+  it('is a complete program near the top, and runs with no key, answering from the simulator', { timeout: 60_000 }, async () => {
+    expect(first.mode).toBe('module');
+    expect(first.line).toBeLessThanOrEqual(40);
+    expect(first.code.split('\n').length).toBeLessThanOrEqual(25);
+    for (const k of KEYS) expect(process.env[k] === undefined || k === 'REDIS_URL' || k === 'PORT').toBe(true);
+    const printed: unknown[][] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args));
+    try {
+      await run(first);
+    } finally {
+      log.mockRestore();
+    }
+    // console.log(res.text, res.provider, res.usage): an answer, from the chain's first target, with its usage.
+    expect(printed).toHaveLength(1);
+    const [text, provider, usage] = printed[0]!;
+    expect(typeof text === 'string' && text.length > 0).toBe(true);
+    expect(provider).toBe('openai');
+    expect(usage).toMatchObject({ inputTokens: expect.any(Number), outputTokens: expect.any(Number) });
+  });
+});
