@@ -221,7 +221,7 @@ export function renderConfigurationReference(source = readFileSync(SCHEMA, 'utf8
   /** The rows of one field and everything under it. */
   function rows(path: string, field: Field, out: Row[]): void {
     const { shape } = field;
-    const row = (type: string) => out.push({ path, type, default: field.default ?? '', doc: field.doc + (field.optional || field.default ? '' : field.doc ? ' Required.' : 'Required.') });
+    const row = (type: string): void => void out.push({ path, type, default: field.default ?? '', doc: field.doc + (field.optional || field.default ? '' : field.doc ? ' Required.' : 'Required.') });
     if (shape.kind === 'leaf') return row(shape.type);
     if (shape.kind === 'object') {
       if (field.doc) row('object');

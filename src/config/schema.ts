@@ -391,7 +391,7 @@ export const configSchema = z.object({
   embeddings: z.object({
     /**
      * Groups of model names (or `provider:model` targets) declared interchangeable: the same model
-     * served by several providers under different names. An `embed` chain may only mix models of one group.
+     * served by several providers under different names (none by default). An `embed` chain may only mix models of one group.
      */
     interchangeable: z.array(z.array(z.string().min(1)).min(2)).default(() => [...DEFAULTS.embeddings.interchangeable]),
   }).strict().default(() => ({ interchangeable: [...DEFAULTS.embeddings.interchangeable] })),
