@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parseScenario, startSimulator } from '../../src/sim/index.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { documentationFiles, moduleText, ROOT, SCRATCH, snippetsOf, type Snippet } from './snippets.js';
 
@@ -78,6 +79,24 @@ describe('the TypeScript blocks of the README and docs/', () => {
       log.mockRestore();
       write.mockRestore();
     }
+  });
+});
+
+describe('the simulator scenarios the docs show', () => {
+  /** JSON blocks with `providers` and no eval-case `expect`: scenario files. */
+  const scenarios = documentationFiles().flatMap((file) =>
+    [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^```json\n([\s\S]*?)^```/gm)]
+      .map((m) => ({ file, body: m[1]! }))
+      .filter((b) => b.body.includes('"providers"') && !b.body.includes('"expect"')));
+
+  it('are found (docs/cli.md has one)', () => {
+    expect(scenarios.map((s) => s.file)).toContain('docs/cli.md');
+  });
+
+  it.each(scenarios.map((s, i) => [`${s.file} scenario ${i + 1}`, s] as const))('%s is a valid scenario the simulator starts with', async (_name, { file, body }) => {
+    const scenario = parseScenario(JSON.parse(body), file);
+    const sim = await startSimulator(scenario);
+    await sim.stop();
   });
 });
 
