@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseScenario, startSimulator } from '../../src/sim/index.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import type { SwitchyardConfig } from '../../src/index.js';
+import { checkConfigPart } from './preludes/config.js';
 import { documentationFiles, moduleText, ROOT, SCRATCH, snippetsOf, type Snippet } from './snippets.js';
 
 // Every TypeScript block of README.md and docs/*.md is type-checked (one tsc run over all of them,
@@ -42,10 +44,17 @@ afterAll(async () => {
   rmSync(SCRATCH, { recursive: true, force: true });
 });
 
-/** Runs one generated module as a user's program would run (tsx), to its end. */
+/**
+ * Runs one generated module as a user's program would run (tsx), to its end. A module whose default
+ * export is a config (a `router.config.ts`) has it validated by createRouter too, as the CLI would.
+ */
 async function run(snippet: Snippet): Promise<void> {
-  const { tsImport } = (await import('tsx/esm/api')) as { tsImport(specifier: string, parent: string): Promise<unknown> };
-  await tsImport(pathToFileURL(snippet.module).href, import.meta.url);
+  const { tsImport } = (await import('tsx/esm/api')) as { tsImport(specifier: string, parent: string): Promise<{ default?: unknown }> };
+  const mod = await tsImport(pathToFileURL(snippet.module).href, import.meta.url);
+  const exported = mod.default as { default?: unknown } | undefined;
+  // tsx hands an ES module's default export over as `default`, or as `default.default`.
+  const config = (exported && typeof exported === 'object' && 'default' in exported ? exported.default : exported) as Partial<SwitchyardConfig> | undefined;
+  if (config && typeof config === 'object' && 'providers' in config && 'chains' in config) await checkConfigPart(config);
 }
 
 describe('the TypeScript blocks of the README and docs/', () => {
