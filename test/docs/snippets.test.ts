@@ -8,13 +8,17 @@ import { parseScenario, startSimulator } from '../../src/sim/index.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import type { SwitchyardConfig } from '../../src/index.js';
 import { checkConfigPart } from './preludes/config.js';
-import { documentationFiles, moduleText, ROOT, SCRATCH, snippetsOf, type Snippet } from './snippets.js';
+import { startServe } from '../gateway/serve-child.js';
+import { setup as gatewayOnSimulator } from './preludes/gateway-client.js';
+import { documentationFiles, moduleText, ROOT, SCRATCH, shellText, snippetsOf, type Snippet } from './snippets.js';
 
 // Every TypeScript block of README.md and docs/*.md is type-checked (one tsc run over all of them,
 // under the repository's compiler options) and run, on the simulator, with no provider key in the
 // environment: what a reader copies works as written. test/docs/snippets.ts says how a block is framed.
 
-const snippets: Snippet[] = documentationFiles().flatMap(snippetsOf);
+const all: Snippet[] = documentationFiles().flatMap(snippetsOf);
+const snippets = all.filter((s) => s.lang === 'ts');
+const shells = all.filter((s) => s.lang === 'sh');
 const KEYS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'AZURE_OPENAI_KEY', 'SWITCHYARD_SIMULATOR_URL', 'REDIS_URL', 'PORT'];
 const saved = new Map(KEYS.map((k) => [k, process.env[k]]));
 let redis: RedisServer | undefined;
@@ -88,6 +92,38 @@ describe('the TypeScript blocks of the README and docs/', () => {
     } finally {
       log.mockRestore();
       write.mockRestore();
+    }
+  });
+});
+
+describe('the shell blocks the docs mark to run', () => {
+  it('are found: the README\'s gateway lines and the gateway guide\'s curl', () => {
+    expect(shells.map((s) => `${s.file} ${s.mode}`)).toEqual(expect.arrayContaining(['README.md serve', 'docs/gateway.md gateway-client']));
+  });
+
+  it.each(shells.map((s) => [s.where, s] as const))('%s runs with bash, exit 0, and answers a chat completion', { timeout: 120_000 }, async (_where, snippet) => {
+    const key = 'sk-switchyard-docs-snippet';
+    let url: string;
+    let stop: () => Promise<unknown>;
+    if (snippet.mode === 'serve') {
+      // As in an app with no keys: the CLI's serve on the simulator, from this repository's router.config.ts.
+      const serve = startServe(['--port', '0']);
+      url = await serve.url;
+      stop = async () => {
+        serve.child.kill('SIGTERM');
+        expect(await serve.exited).toBe(0);
+      };
+    } else {
+      const gateway = await gatewayOnSimulator();
+      url = gateway.url;
+      stop = () => gateway.close();
+    }
+    try {
+      const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', shellText(snippet, url)], { cwd: ROOT, env: { ...process.env, SWITCHYARD_KEY: key } });
+      expect(stdout).toContain('"object":"chat.completion"');
+      expect(stdout).not.toContain('"error"');
+    } finally {
+      await stop();
     }
   });
 });

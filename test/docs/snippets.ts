@@ -12,15 +12,21 @@ import { join, relative, resolve } from 'node:path';
 //   config and validated by createRouter (over a base config on the simulator), then closed.
 // - `<!-- snippet: gateway-client -->`: a client of a running gateway: it runs with one started on the
 //   simulator, its address in place of the docs' `127.0.0.1:8787` and its key in SWITCHYARD_KEY.
+// Shell blocks run only when a comment says how (others are installs and long-running commands):
+// - `<!-- snippet: gateway-client -->`: run with bash against the gateway above (curl, say).
+// - `<!-- snippet: serve -->`: its `npx switchyard serve` line starts the CLI's serve (on a free port,
+//   from the sources); the rest runs with bash against it, its address in place of `127.0.0.1:8787`.
 // A framed block may add `; after: CODE` to its comment: code run after it, inside the frame, to stop
 // what the block started (a server it listens with), so that nothing outlives the test.
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SCRATCH = join(ROOT, 'node_modules', '.cache', 'switchyard-doc-snippets');
-export const MODES = ['module', 'router', 'config', 'gateway-client'] as const;
+export const MODES = ['module', 'router', 'config', 'gateway-client', 'serve'] as const;
 export type Mode = (typeof MODES)[number];
 
 export interface Snippet {
+  /** `ts` (TypeScript, `ts` or `typescript` fences) or `sh` (`sh`, `bash`). */
+  lang: 'ts' | 'sh';
   /** `docs/streaming.md block 2 (line 14)`. */
   where: string;
   file: string;
@@ -58,22 +64,25 @@ export function snippetsOf(file: string): Snippet[] {
     const end = lines.findIndex((l, j) => j > i && l.startsWith('```'));
     if (end < 0) throw new Error(`${file}:${i + 1}: a code fence that never closes`);
     block++;
-    const lang = open[1]!;
-    if (lang === 'ts' || lang === 'typescript') {
-      let before = i - 1;
-      while (before >= 0 && lines[before]!.trim() === '') before--;
-      const directive = before >= 0 ? DIRECTIVE.exec(lines[before]!.trim()) : null;
+    const lang = ['ts', 'typescript'].includes(open[1]!) ? 'ts' : ['sh', 'bash'].includes(open[1]!) ? 'sh' : undefined;
+    let before = i - 1;
+    while (before >= 0 && lines[before]!.trim() === '') before--;
+    const directive = before >= 0 ? DIRECTIVE.exec(lines[before]!.trim()) : null;
+    if (lang === 'ts' || (lang === 'sh' && directive)) {
       const mode = (directive?.[1] ?? 'module') as Mode;
       if (!MODES.includes(mode)) throw new Error(`${file}:${before + 1}: unknown snippet mode "${mode}" (valid: ${MODES.join(', ')})`);
+      const valid = lang === 'ts' ? mode !== 'serve' : mode === 'serve' || mode === 'gateway-client';
+      if (!valid) throw new Error(`${file}:${before + 1}: a ${lang} block cannot be a "${mode}" snippet`);
       const slug = file.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
       out.push({
+        lang,
         where: `${file} block ${block} (line ${i + 1})`,
         file,
         line: i + 1,
         mode,
         ...(directive?.[2] ? { after: directive[2] } : {}),
         code: lines.slice(i + 1, end).join('\n'),
-        module: join(SCRATCH, `${slug}-${String(block).padStart(2, '0')}.ts`),
+        module: join(SCRATCH, `${slug}-${String(block).padStart(2, '0')}.${lang}`),
       });
     }
     i = end + 1;
@@ -93,10 +102,16 @@ function entryPoints(): Map<string, string> {
 }
 
 /** The names each framing prelude's `setup()` offers the code. */
-const PRELUDE_NAMES: Record<Exclude<Mode, 'module' | 'config'>, string[]> = {
+const PRELUDE_NAMES: Record<Exclude<Mode, 'module' | 'config' | 'serve'>, string[]> = {
   router: ['router', 'messages'],
   'gateway-client': [],
 };
+
+/** A shell block as bash runs it: the docs' gateway address replaced by `url`, and (serve) the line starting it dropped. */
+export function shellText(snippet: Snippet, url: string): string {
+  const lines = snippet.code.split('\n').filter((l) => !(snippet.mode === 'serve' && /^npx switchyard serve\b/.test(l)));
+  return lines.join('\n').replaceAll('http://127.0.0.1:8787', url);
+}
 
 const IMPORT = /^import\s[^;]*;\s*(\/\/.*)?$/;
 
@@ -122,6 +137,7 @@ export function moduleText(snippet: Snippet): string {
   // A gateway client's `'http://127.0.0.1:8787/...'` becomes the address of the gateway the prelude started.
   if (snippet.mode === 'gateway-client') body = body.replace(/(['"])http:\/\/127\.0\.0\.1:8787([^'"]*)\1/g, (_m, _q, rest: string) => `(__env.url + ${JSON.stringify(rest)})`);
   const prelude = spec(join(ROOT, 'test/docs/preludes', `${snippet.mode}.ts`));
+  if (snippet.mode === 'serve') throw new Error(`${snippet.where}: a serve block is shell, not a module`);
   if (snippet.mode === 'config') {
     return `${header}${imports.join('\n')}\nimport { checkConfigPart } from '${prelude}';\nawait checkConfigPart({\n${body}\n});\nexport {};\n`;
   }
