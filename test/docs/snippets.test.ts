@@ -149,6 +149,10 @@ describe('the simulator scenarios the docs show', () => {
 describe('the README\'s first screen', () => {
   const first = snippets.find((s) => s.file === 'README.md')!;
 
+  it('is a front page: at most 400 lines', () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(400);
+  });
+
   it('is a complete program near the top, and runs with no key, answering from the simulator', { timeout: 60_000 }, async () => {
     expect(first.mode).toBe('module');
     expect(first.line).toBeLessThanOrEqual(40);
