@@ -61,3 +61,15 @@ describe('links in the README and docs/', () => {
     for (const doc of documentationFiles().filter((f) => f.startsWith('docs/'))) expect(targets, doc).toContain(doc);
   });
 });
+
+describe('docs/architecture.md', () => {
+  const text = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+
+  it('names only files and folders that exist (its layout, and every path it cites)', () => {
+    const cited = new Set([...text.matchAll(/\b((?:src|providers|test|bench)\/[\w./-]*[\w/])/g)].map((m) => m[1]!));
+    // The layout's indented entries are files of src/policy/.
+    for (const [, file] of text.matchAll(/^ {2}([\w-]+\.ts) /gm)) cited.add(`src/policy/${file}`);
+    expect(cited.size).toBeGreaterThan(20);
+    expect([...cited].filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
+  });
+});
