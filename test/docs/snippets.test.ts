@@ -12,7 +12,7 @@ import { startServe } from '../gateway/serve-child.js';
 import { setup as gatewayOnSimulator } from './preludes/gateway-client.js';
 import { documentationFiles, moduleText, ROOT, SCRATCH, shellText, snippetsOf, type Snippet } from './snippets.js';
 
-// Every TypeScript block of README.md and docs/*.md is type-checked (one tsc run over all of them,
+// Every TypeScript block of README.md, docs/ and providers/ is type-checked (one tsc run over all of them,
 // under the repository's compiler options) and run, on the simulator, with no provider key in the
 // environment: what a reader copies works as written. test/docs/snippets.ts says how a block is framed.
 

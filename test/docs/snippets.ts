@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
-// The TypeScript code blocks of README.md and docs/*.md, as modules a test can type-check and run.
+// The TypeScript code blocks of README.md, docs/ and providers/*.md, as modules a test can type-check and run.
 //
 // A block is one of (the HTML comment on the line before its fence says which; none: a module):
 // - a module: complete as written. Its `switchyard-llm` imports are pointed at the sources.
@@ -40,10 +40,11 @@ export interface Snippet {
   module: string;
 }
 
-/** The markdown files whose blocks are checked: the README and every page under docs/. */
+/** The markdown files whose blocks are checked: the README, every page under docs/, and the providers' pages. */
 export function documentationFiles(): string[] {
-  const docs = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).sort();
-  return ['README.md', ...docs.map((f) => join('docs', f))];
+  const under = (dir: string) => readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md') && !f.split('/').includes('node_modules')).sort().map((f) => join(dir, f));
+  return ['README.md', ...under('docs'), ...under('providers')];
 }
 
 const FENCE = /^```(\w*)\s*$/;
