@@ -2,7 +2,7 @@ import type { ErrorKind } from '../errors.js';
 import type { Attempt } from '../types.js';
 import { ms, table } from './table.js';
 
-/** Why a target was skipped without a request, in the words the README uses. */
+/** Why a target was skipped without a request, in the words the docs use (docs/admission.md, docs/reliability.md). */
 const SKIP_REASON: Partial<Record<ErrorKind, string>> = {
   circuit_open: 'circuit open', rate_limited: 'cooling', quota_exhausted: 'parked', local_limit: 'local limit',
 };

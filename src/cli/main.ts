@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isRouterError } from '../errors.js';
 import { UsageError, type CliCommand, type CliIO } from './command.js';
+import { packageVersion } from './version.js';
 
 /** Every subcommand, loaded on demand so `switchyard chat` never pays for `eval`'s imports. */
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
@@ -21,7 +22,7 @@ async function overview(): Promise<string> {
     const c = await load();
     lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
   }
-  lines.push('', 'Run `switchyard <command> --help` for the options of one command.');
+  lines.push('', 'Run `switchyard <command> --help` for the options of one command, `switchyard --version` for the version.');
   return lines.join('\n');
 }
 
@@ -32,6 +33,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     if (!name || name === '--help' || name === '-h' || name === 'help') {
       io.stdout(`${await overview()}\n`);
       return name ? 0 : 2;
+    }
+    if (name === '--version' || name === '-v') {
+      io.stdout(`${packageVersion()}\n`);
+      return 0;
     }
     const load = COMMANDS[name];
     if (!load) throw new UsageError(`unknown command "${name}"; try: ${Object.keys(COMMANDS).join(', ')}`);

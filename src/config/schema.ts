@@ -93,19 +93,24 @@ export const tenantSchema = z.object({
   /** Relative share when targets are contended: share 2 is served twice as often as share 1. @default 1 */
   share: z.number().positive().default(DEFAULTS.tenant.share),
   ...budgetFields,
+  /** Length of the rolling window of the tenant's own budgets: a minute unless set (only tests change it). */
   windowMs: positiveMs.optional(),
   /** A USD budget of the tenant's own, across every target (see docs/spend.md). */
   spend: spendSchema.optional(),
 }).strict();
 
 const providerBase = {
+  /** The key itself (for tests and scripts; an app reads it from the environment with `apiKeyEnv`). */
   apiKey: z.string().min(1).optional(),
+  /** The environment variable the key is read from; a variable that is not set is a config error. */
   apiKeyEnv: z.string().min(1).optional(),
+  /** Where the API is, when not at the provider's own address (a proxy, a gateway, the simulator); http(s) only, no `user:password@`. */
   baseURL: httpURL.optional(),
   /** Per-attempt timeout for this provider; for a stream, also the longest gap allowed between chunks. @default 60000 */
   timeoutMs: positiveMs.optional(),
   /** Streams only: a target that sends no content within this is abandoned for the next one. */
   firstTokenTimeoutMs: positiveMs.optional(),
+  /** Extra request headers (values of 8 characters or more never reach a log line or an error). */
   headers: z.record(z.string(), z.string()).optional(),
   /**
    * How the SDK reaches the provider: `node-http` (Node's http client with a keep-alive pool of the
@@ -129,10 +134,15 @@ const providerBase = {
  * request (`unsupported`). Every capability is assumed present unless set to false.
  */
 export const capabilitiesSchema = z.object({
+  /** `false`: no tool calling. */
   tools: z.boolean().optional(),
+  /** `false`: no image parts. */
   images: z.boolean().optional(),
+  /** `false`: no file parts (PDFs, text documents). */
   files: z.boolean().optional(),
+  /** `false`: no `response_format` JSON Schema (structured output). */
   jsonSchema: z.boolean().optional(),
+  /** `false`: no embeddings endpoint. */
   embeddings: z.boolean().optional(),
 }).strict();
 
@@ -141,7 +151,9 @@ export const fakeStepSchema = z.union([
   z.literal('ok'),
   z.literal('hang'),
   z.object({
+    /** The answer's text. */
     text: z.string().optional(),
+    /** How the answer ends. */
     finishReason: z.enum(['stop', 'length', 'tool_calls', 'content_filter', 'other']).optional(),
     /** Latency of this one answer, overriding the provider's `latencyMs`. */
     latencyMs: z.number().int().nonnegative().optional(),
@@ -149,26 +161,38 @@ export const fakeStepSchema = z.union([
     cutAfterChunks: z.number().int().nonnegative().optional(),
     /** Answer with these tool calls (arguments default to ones generated from the tool's schema). */
     toolCalls: z.array(z.object({
+      /** The tool called. */
       name: z.string().min(1),
+      /** Its arguments. */
       arguments: z.record(z.string(), z.unknown()).optional(),
+      /** The call's id (one is made up when unset). */
       id: z.string().min(1).optional(),
     }).strict()).optional(),
     /** The JSON this answer writes (structured output, tool arguments) comes out broken, to test `invalid_output`. */
     invalidJson: z.boolean().optional(),
     /** Usage details to report: prompt tokens read from or written to the cache, reasoning tokens. */
     usage: z.object({
+      /** Prompt tokens read from the cache. */
       cachedInputTokens: z.number().int().nonnegative().optional(),
+      /** Prompt tokens written to the cache. */
       cacheWriteTokens: z.number().int().nonnegative().optional(),
+      /** Reasoning tokens among the output. */
       reasoningTokens: z.number().int().nonnegative().optional(),
     }).strict().optional(),
   }).strict(),
   z.object({
+    /** Fail this request with an error of this kind, as the provider would answer it. */
     fail: z.enum(['rate_limited', 'quota_exhausted', 'server', 'timeout', 'transport', 'bad_request',
       'context_length', 'content_filter', 'auth', 'not_found']),
+    /** The failure's HTTP status. */
     status: z.number().int().optional(),
+    /** The provider's error code. */
     code: z.string().optional(),
+    /** The wait hint the failure carries (`retry-after`). */
     retryAfterMs: z.number().nonnegative().optional(),
+    /** The error's message. */
     message: z.string().optional(),
+    /** Latency before the failure, overriding the provider's `latencyMs`. */
     latencyMs: z.number().int().nonnegative().optional(),
     /** Streams only: the failure arrives mid-stream, after this many chunks of content (tool-call chunks count). */
     afterChunks: z.number().int().nonnegative().optional(),
@@ -195,6 +219,11 @@ const bedrockFields = {
 /** Fields of the other providers that mean nothing to Bedrock: set, they are a mistake worth naming. */
 const NOT_FOR_BEDROCK = ['apiKey', 'apiKeyEnv', 'headers', 'transport', 'query', 'azure'] as const;
 
+/**
+ * One provider. `type` is the API it speaks: `openai` (and Azure OpenAI), `anthropic`, `gemini` (the
+ * Gemini API; key from `GEMINI_API_KEY` by default), `openai-compatible` (any base URL: vLLM, Ollama,
+ * gateways, the presets), `bedrock` (Amazon Bedrock) or `fake` (in-process, scriptable, for tests).
+ */
 export const providerSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('openai'),
@@ -232,9 +261,13 @@ export const providerSchema = z.discriminatedUnion('type', [
 ]);
 
 const targetObject = z.object({
+  /** A provider's name in `providers`. */
   provider: z.string().min(1),
+  /** The model (for Azure the deployment, for Bedrock a model id, inference profile or ARN). */
   model: z.string().min(1),
+  /** `maxTokens` for a call through this target that sets none. */
   maxTokens: positiveInt.max(MAX_OUTPUT_TOKENS).optional(),
+  /** `temperature` for a call through this target that sets none. */
   temperature: z.number().min(0).max(2).optional(),
   /** Attempts on this target before falling through (overrides `retry.maxAttempts`). */
   maxAttempts: positiveInt.optional(),
@@ -249,11 +282,16 @@ const targetString = z.string().regex(/^[^:]+:.+$/, { message: "expected 'provid
  * next step.
  */
 const poolStep = z.object({
+  /** The pool's members: targets as `'provider:model'` or objects. */
   pool: z.array(z.union([targetString, targetObject])).min(2, { message: 'a pool needs at least two members' }),
   /** How the pool's members are ordered for each call. @default 'headroom' */
   pick: z.enum(['headroom', 'round_robin']).optional(),
 }).strict();
 
+/**
+ * One chain: its steps, tried in order. A step is `'provider:model'` (split at the first colon:
+ * `local:llama3:8b`), a target object, or a pool.
+ */
 export const chainSchema = z.array(z.union([targetString, targetObject, poolStep])).min(1, { message: 'a chain needs at least one target' });
 
 export const retrySchema = z.object({
@@ -330,28 +368,36 @@ export const gatewaySchema = z.object({
 }).strict();
 
 export const configSchema = z.object({
+  /** The providers by name (a name cannot contain `:`). A `bedrock` provider takes no `apiKey`, `apiKeyEnv`, `headers`, `transport`, `query` or `azure`: the AWS SDK signs its requests with the default credential chain. */
   providers: z.record(z.string().regex(/^[^:]+$/, { message: 'a provider name cannot contain ":"' }), providerSchema)
     .refine((p) => Object.keys(p).length > 0, { message: 'declare at least one provider' }),
+  /** The chains by name: a call's `chain` (default `default`; `embed` calls default to `embeddings`), the gateway's `model`. */
   chains: z.record(z.string().min(1), chainSchema)
     .refine((c) => Object.keys(c).length > 0, { message: 'declare at least one chain' }),
+  /** Retries on one target, and the waits between them. */
   retry: retrySchema.default({ ...DEFAULTS.retry }),
+  /** The circuit breakers: one per provider (or target), fed server failures and successes only. */
   breaker: breakerSchema.default({ ...DEFAULTS.breaker }),
+  /** Quota and billing errors: the provider is parked. */
   quota: z.object({
     /** How long a provider is skipped after a quota or billing error. @default 600000 */
     parkMs: nonNegativeMs.default(DEFAULTS.quota.parkMs),
   }).strict().default({ ...DEFAULTS.quota }),
   /** Tenants by name (`*` applies to any tenant not listed; calls without a tenant are `default`). */
   tenants: z.record(z.string().min(1), tenantSchema).default({}),
+  /** Calls with an `idempotencyKey`: one request per key, the answer replayed. */
   idempotency: z.object({
     /** How long a finished result is replayed for the same key. @default 600000 */
     ttlMs: positiveMs.default(DEFAULTS.idempotency.ttlMs),
     /** How long a claim of a caller that died mid-call blocks its key. @default 120000 */
     pendingTtlMs: positiveMs.default(DEFAULTS.idempotency.pendingTtlMs),
   }).strict().default({ ...DEFAULTS.idempotency }),
+  /** Where shared state lives: this process's memory, or Redis (shared by every process that uses it). */
   store: z.discriminatedUnion('type', [
     z.object({ type: z.literal('memory') }).strict(),
     z.object({
       type: z.literal('redis'),
+      /** The Redis URL (a password in it is masked wherever the URL is shown). */
       url: z.string().min(1),
       /** Prepended to every key, so several apps can share one Redis. @default 'switchyard:' */
       keyPrefix: z.string().min(1).optional(),
@@ -378,7 +424,7 @@ export const configSchema = z.object({
   embeddings: z.object({
     /**
      * Groups of model names (or `provider:model` targets) declared interchangeable: the same model
-     * served by several providers under different names. An `embed` chain may only mix models of one group.
+     * served by several providers under different names (none by default). An `embed` chain may only mix models of one group.
      */
     interchangeable: z.array(z.array(z.string().min(1)).min(2)).default(() => [...DEFAULTS.embeddings.interchangeable]),
   }).strict().default(() => ({ interchangeable: [...DEFAULTS.embeddings.interchangeable] })),
@@ -387,11 +433,14 @@ export const configSchema = z.object({
    * (src/spend/price-table.ts): what `costUsd`, spend budgets and `switchyard eval` price from.
    */
   prices: z.record(z.string().min(1), z.object({
+    /** USD per million input tokens. */
     inputPerMTok: z.number().finite().nonnegative(),
+    /** USD per million output tokens. */
     outputPerMTok: z.number().finite().nonnegative(),
     /** Input read from the provider's prompt cache. @default inputPerMTok */
     cachedInputPerMTok: z.number().finite().nonnegative().optional(),
   }).strict()).default({}),
+  /** `switchyard serve` and `createGateway`. */
   gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs, responses: { ...DEFAULTS.gateway.responses } })),
   /**
    * Bounds on a call's free-form JSON (tool parameter schemas, the output schema, `providerOptions`
@@ -404,6 +453,7 @@ export const configSchema = z.object({
     /** Length of one field written as JSON, in characters. @default 1048576 */
     maxChars: positiveInt.default(DEFAULTS.input.maxChars),
   }).strict().default({ ...DEFAULTS.input }),
+  /** The default logger (pino, to stderr). */
   log: z.object({
     /** pino level of the default logger. @default 'info' */
     level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default(DEFAULTS.log.level),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 const nonNegative = z.number().nonnegative();
 const positiveInt = z.number().int().positive();
 
-/** Every fault the simulator can inject; what each looks like on the wire is in the README table. */
+/** Every fault the simulator can inject; what each looks like on the wire is in the table of docs/cli.md ("Scenario files"). */
 export const FAULT_KINDS = [
   'server_error', 'unavailable', 'overloaded', 'insufficient_quota', 'rate_limit', 'unauthorized',
   'reset', 'hang', 'slow_first_byte', 'stream_cut', 'stream_error', 'invalid_json',

@@ -75,7 +75,7 @@ export function lendRole<R extends OptionalRole>(target: object, role: R, impl: 
  * naming what is missing.
  */
 export function checkStore(store: unknown): asserts store is StateStore {
-  if (typeof store !== 'object' || store === null) throw new RouterError('config', 'options.store must be a state store object (see "A store of your own" in the README)');
+  if (typeof store !== 'object' || store === null) throw new RouterError('config', 'options.store must be a state store object (see docs/architecture.md, "The store roles")');
   const problems: string[] = [];
   for (const [role, members] of Object.entries(REQUIRED_MEMBERS)) {
     const lacks = members.filter((m) => !hasMember(store, m));

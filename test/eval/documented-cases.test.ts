@@ -8,7 +8,7 @@ import { runEval } from '../../src/eval/run-eval.js';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
 import { silentLogger } from './helpers.js';
 
-// The eval cases the documentation shows a newcomer (the README's and docs' code blocks, and
+// The eval cases the documentation shows a newcomer (the code blocks of the README and docs/, and
 // examples/eval/) pass on what a first run with no keys answers from: the built-in simulator
 // behind the default config (OpenAI and Anthropic through the real SDKs), and the in-process fake
 // provider the default config falls back to. Nothing here knows the cases: they are read from
@@ -60,9 +60,10 @@ afterAll(async () => {
 });
 
 describe('the documented eval cases on a run with no keys', () => {
-  it('finds the cases the docs show: the README\'s JSONL and TypeScript examples', async () => {
+  it('finds the cases the docs show: the JSONL and TypeScript examples of docs/eval.md', async () => {
     const blocks = await documentedCases();
     expect(blocks.length).toBeGreaterThanOrEqual(2);
+    expect(blocks.filter((b) => b.where.startsWith('docs/eval.md')).length).toBeGreaterThanOrEqual(2);
     expect(blocks.flatMap((b) => b.cases).length).toBeGreaterThanOrEqual(4);
   });
 

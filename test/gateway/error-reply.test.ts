@@ -4,7 +4,7 @@ import { openAIParam } from '../../src/convert/openai-param.js';
 import { errorReply } from '../../src/gateway/error-reply.js';
 
 // The gateway's status mapping, kind by kind, with the facts that change an answer (an upstream 413/422,
-// the wait hint); the README's table is held to the same mapping by status-table.test.ts.
+// the wait hint); the table in docs/gateway.md is held to the same mapping by status-table.test.ts.
 const attempt = (kind: ErrorKind) => ({ provider: 'openai', model: 'gpt-4o-mini', ok: false, kind, latencyMs: 1 });
 const limited = [attempt('rate_limited'), attempt('quota_exhausted')];
 const down = [attempt('server'), attempt('circuit_open')];

@@ -5,7 +5,7 @@ import { nextStep } from '../../src/decide/next-step.js';
 import { ERROR_KINDS, RouterError, type ErrorKind } from '../../src/errors.js';
 import { errorReply, STATUS_BY_KIND } from '../../src/gateway/error-reply.js';
 
-// The README's "Errors and statuses" kind table, row by row, against what src/gateway/error-reply.ts
+// docs/gateway.md's "Errors and statuses" kind table, row by row, against what src/gateway/error-reply.ts
 // answers: a change to either that the other does not follow fails here.
 
 interface Row {
@@ -16,9 +16,11 @@ interface Row {
 }
 
 const section = (() => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('### Errors and statuses');
-  return readme.slice(start, readme.indexOf('\n### ', start + 1));
+  const doc = readFileSync(new URL('../../docs/gateway.md', import.meta.url), 'utf8');
+  const start = doc.indexOf('\n## Errors and statuses\n');
+  if (start < 0) throw new Error('docs/gateway.md has no "## Errors and statuses" section');
+  const end = doc.indexOf('\n## ', start + 1);
+  return doc.slice(start, end < 0 ? undefined : end);
 })();
 
 const ticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
@@ -40,7 +42,7 @@ const tabled = rows.flatMap((r) => r.kinds);
 const policy = { ...DEFAULTS.retry, parkMs: DEFAULTS.quota.parkMs };
 const reply = (kind: ErrorKind, facts: ConstructorParameters<typeof RouterError>[2] = {}) => errorReply(new RouterError(kind, 'what went wrong', facts));
 
-describe('the README\'s gateway status table', () => {
+describe('the gateway status table of docs/gateway.md', () => {
   it('names only real error kinds, each in one row', () => {
     expect(rows.length).toBeGreaterThan(5);
     for (const kind of tabled) expect(ERROR_KINDS).toContain(kind);

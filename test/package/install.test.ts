@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snippetsOf } from '../docs/snippets.js';
 import { APP_FILES, must, seedApp, snapshotRepo, SUBPATHS, type Ran } from './install-fixture.js';
 
 // The package installed the three ways a user installs an unreleased package, each into a fresh app,
@@ -26,7 +27,7 @@ let packed: Promise<string[]> | undefined;
 /** An installed app, and what each command the tests look at printed there. */
 interface App {
   dir: string;
-  ran: Record<'chat' | 'require' | 'tsc' | 'help' | 'cli', Promise<Ran>>;
+  ran: Record<'chat' | 'readme' | 'require' | 'tsc' | 'help' | 'version' | 'cli', Promise<Ran>>;
 }
 
 /**
@@ -39,11 +40,15 @@ async function installInApp(kind: Kind, spec: string): Promise<App> {
   seedApp(dir, ROOT);
   await must('npm', ['install', spec], dir);
   for (const [name, text] of Object.entries(APP_FILES)) writeFileSync(join(dir, name), text);
+  // The README's quick start, copied as it is: TypeScript without annotations, so plain Node runs it.
+  writeFileSync(join(dir, 'readme.mjs'), snippetsOf('README.md')[0]!.code);
   const ran = {
     chat: must(process.execPath, ['chat.mjs'], dir),
+    readme: must(process.execPath, ['readme.mjs'], dir),
     require: canRequireEsm ? must(process.execPath, ['require.cjs'], dir) : Promise.reject(new Error('this Node cannot require() ES modules')),
     tsc: must(process.execPath, [TSC, '-p', 'tsconfig.json'], dir),
     help: must('npx', ['switchyard', '--help'], dir),
+    version: must('npx', ['switchyard', '--version'], dir),
     cli: must('npx', ['switchyard', 'chat', 'hi'], dir),
   };
   // A failed command fails the test that awaits it; it must not count as an unhandled rejection before.
@@ -91,6 +96,12 @@ describe.each(KINDS)('switchyard-llm installed from a %s', (kind) => {
     expect(out.requestId).toMatch(/^req_[0-9a-f]{32}$/);
   }, TEST_MS);
 
+  it('runs the README\'s quick start as written, with no keys', async () => {
+    const { stdout } = await ran('readme');
+    // console.log(res.text, res.provider, res.usage): the simulator's answer, from the chain's first target.
+    expect(stdout).toMatch(/ openai \{ inputTokens: \d+, outputTokens: \d+ \}\n$/);
+  }, TEST_MS);
+
   it.runIf(canRequireEsm)('is require()d from CommonJS, every subpath', async () => {
     const { stdout } = await ran('require');
     expect(JSON.parse(stdout)).toEqual(Object.fromEntries(Object.keys(SUBPATHS).map((spec) => [spec, 'function'])));
@@ -123,6 +134,11 @@ describe.each(KINDS)('switchyard-llm installed from a %s', (kind) => {
     const bin = installed(dir, 'dist/src/cli/main.js');
     expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
     expect(statSync(bin).mode & 0o111).not.toBe(0);
+  }, TEST_MS);
+
+  it('prints the package version with npx switchyard --version', async () => {
+    const { stdout } = await ran('version');
+    expect(stdout).toBe(`${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`);
   }, TEST_MS);
 
   it('answers npx switchyard chat "hi" with no router.config.ts and no keys, from the built-in default config', async () => {
