@@ -21,6 +21,7 @@ import { createLogger, type Logger } from './observe/logger.js';
 import { secretRedactor } from './observe/redact.js';
 import { Admission } from './policy/admission.js';
 import { Breakers } from './policy/breakers.js';
+import { Hedging } from './policy/hedge-book.js';
 import type { BreakerState } from './policy/circuit-breaker.js';
 import { Idempotency } from './policy/idempotency.js';
 import { StallGuard } from './policy/stall-guard.js';
@@ -134,6 +135,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     admission: new Admission(store, clock, closer.signal, (err) => logger.warn({ err: String(err) }, 'state store failed while settling a lease: the answer stands, the lease expires by its TTL')),
     closing: closer.signal,
     active: new ActiveCalls(),
+    hedging: new Hedging(resolved.hedges),
     stallGuard: new StallGuard(clock),
     random: options.random ?? Math.random,
     retryPolicy: { ...resolved.retry, parkMs: resolved.quota.parkMs },

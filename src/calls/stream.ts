@@ -4,7 +4,7 @@ import { redactErrorChain } from '../observe/redact.js';
 import type { AttemptScope } from '../policy/attempt-scope.js';
 import type { CallKind } from '../policy/call-kind.js';
 import { recordStreamFailure } from '../policy/record-outcome.js';
-import { runChain } from '../policy/run-chain.js';
+import { runHedged } from '../policy/hedge.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ChatRequest, ChatResult, RateLimitSnapshot, ToolCall } from '../types.js';
@@ -95,6 +95,13 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
   attemptTimeoutMs: (call, target) => (call.request as ChatRequest).firstTokenTimeoutMs ?? target.firstTokenTimeoutMs ?? Infinity,
   timeoutLabel: () => 'no first token in time',
   leaseTtlMs: (target) => target.streamLeaseTtlMs,
+  // A hedge's loser that opened after the winner: abort its request, free its slot, settle its lease.
+  async discard(open, lease) {
+    open.scope.release();
+    open.scope.dispose();
+    await lease?.settle({ sent: true, rateLimit: open.rateLimit });
+    await open.events.return?.(undefined).catch(() => {});
+  },
 };
 
 /**
@@ -124,7 +131,7 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>): AsyncGe
 
 async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => void): AsyncGenerator<StreamEvent> {
   const { clock } = rt;
-  const { value: open, target: runtime, lease } = await runChain(rt, call, streamKind);
+  const { value: open, target: runtime, lease, hedged } = await runHedged(rt, call, streamKind);
   const target = runtime.target;
 
   const timeToFirstTokenMs = clock.now() - call.startedAtMs;
@@ -165,6 +172,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
       message: assistantMessage({ text, toolCalls: end.toolCalls, providerParts: event.providerParts }),
       ...where, ...(event.model ? { responseModel: event.model } : {}), finishReason: end.finishReason, usage: event.usage, attempts: call.attempts,
       latencyMs: clock.now() - call.startedAtMs, requestId: open.requestId, timeToFirstTokenMs,
+      ...(hedged ? { hedged } : {}),
     };
     leave();
     if (end.error) {

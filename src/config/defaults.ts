@@ -57,6 +57,7 @@ export const DEFAULTS = Object.freeze({
     tokenizer: 'auto' as 'auto' | 'heuristic',
   }),
   pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' }),
+  hedge: Object.freeze({ maxExtraPercent: 5 }),
   tenant: Object.freeze({ share: 1 }),
   cache: Object.freeze({ maxEntries: 1_000 }),
   embeddings: Object.freeze({ interchangeable: Object.freeze([]) as readonly string[][] }),

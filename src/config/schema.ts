@@ -230,7 +230,27 @@ const poolStep = z.object({
   pick: z.enum(['headroom', 'round_robin']).optional(),
 }).strict();
 
-export const chainSchema = z.array(z.union([targetString, targetObject, poolStep])).min(1, { message: 'a chain needs at least one target' });
+const chainSteps = z.array(z.union([targetString, targetObject, poolStep])).min(1, { message: 'a chain needs at least one target' });
+
+/**
+ * Hedged requests: when the first attempt has not answered after `afterMs` (or after the target's
+ * recent latency at `percentile`), the next step or pool member is tried too; the first answer wins
+ * and the other is aborted, its budget given back. Streams hedge only before their first token.
+ */
+export const hedgeSchema = z.object({
+  /** Hedge after this long without an answer (the fallback while `percentile` has too few samples). */
+  afterMs: positiveMs.optional(),
+  /** Hedge after the first target's recent latency at this percentile (e.g. 95), from its last 100 answers. */
+  percentile: z.number().gt(0).lt(100).optional(),
+  /** Hedges allowed, as a share of the chain's calls over a rolling 10 s. @default 5 */
+  maxExtraPercent: z.number().gt(0).max(100).default(DEFAULTS.hedge.maxExtraPercent),
+}).strict().refine((h) => h.afterMs !== undefined || h.percentile !== undefined, { message: 'a hedge needs afterMs, percentile or both' });
+
+/** A chain: its steps in order, or `{ steps, hedge }`. */
+export const chainSchema = z.union([
+  chainSteps,
+  z.object({ steps: chainSteps, hedge: hedgeSchema.optional() }).strict(),
+]);
 
 export const retrySchema = z.object({
   /** Attempts per target before falling through (a chain step's `maxAttempts` overrides). @default 3 */

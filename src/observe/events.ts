@@ -43,6 +43,8 @@ export interface CallEvent extends CallRef {
   replayed?: boolean;
   /** True when the result came from the response cache. */
   cached?: boolean;
+  /** True when a hedge was sent for the call (see the `hedge` event). */
+  hedged?: boolean;
 }
 
 /** Everything `router.on` can listen to, with its payload. */
@@ -75,6 +77,11 @@ export interface RouterEvents {
   quota: TargetRef & { code?: string; status?: number; parkedForMs: number; requestId?: string };
   /** The rate-limit headroom a provider reported on a response. */
   ratelimit: TargetRef & RateLimitSnapshot;
+  /**
+   * A hedge was sent: the call's first step (`provider`, `model`) had not answered after `afterMs`,
+   * so the chain's next step (`to`) is tried too; the first answer wins, the other is aborted.
+   */
+  hedge: TargetRef & { afterMs: number; to: { provider: string; model: string } };
   /** A call ended: once per call, whatever the outcome. */
   call: CallEvent;
   /**

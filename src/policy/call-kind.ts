@@ -3,6 +3,7 @@ import type { Call } from '../runtime/call.js';
 import type { RateLimitSnapshot } from '../types.js';
 import type { BilledUsage } from '../decide/token-reservation.js';
 import type { AttemptScope } from './attempt-scope.js';
+import type { Lease } from './admission.js';
 import type { TokenEstimate } from './budget.js';
 import type { Endpoint, TargetRuntime } from './target-runtime.js';
 
@@ -48,4 +49,9 @@ export interface CallKind<P, T extends AttemptValue> {
   timeoutLabel(ms: number): string;
   /** How long a concurrency slot of this kind outlives a process that died holding it. */
   leaseTtlMs(target: TargetRuntime): number;
+  /**
+   * Frees a success nobody will read (a hedge's loser that answered after the winner): a kind that
+   * keeps its attempt closes the stream and settles its lease. Kinds that keep nothing need none.
+   */
+  discard?(value: T, lease: Lease | undefined): Promise<void>;
 }

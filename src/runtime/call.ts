@@ -26,4 +26,6 @@ export interface Call<R = unknown> {
   attempts: Attempt[];
   /** What the request needs beyond plain text; a target lacking one is skipped (`unsupported`). */
   needs: readonly Capability[];
+  /** The rest of the chain, started as a hedge (src/policy/hedge.ts): its attempts say so. */
+  hedge?: boolean;
 }
