@@ -21,6 +21,7 @@ import { createLogger, type Logger } from './observe/logger.js';
 import { secretRedactor } from './observe/redact.js';
 import { Admission } from './policy/admission.js';
 import { Breakers } from './policy/breakers.js';
+import { Hedging } from './policy/hedge-book.js';
 import type { BreakerState } from './policy/circuit-breaker.js';
 import { Idempotency } from './policy/idempotency.js';
 import { StallGuard } from './policy/stall-guard.js';
@@ -142,6 +143,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     spend: new Spend(resolved, roleOf(store, 'spend'), clock, events, logger),
     closing: closer.signal,
     active: new ActiveCalls(),
+    hedging: new Hedging(resolved.hedges),
     stallGuard: new StallGuard(clock),
     random: options.random ?? Math.random,
     retryPolicy: { ...resolved.retry, parkMs: resolved.quota.parkMs },

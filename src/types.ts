@@ -159,6 +159,8 @@ export interface Attempt {
   waitedMs?: number;
   latencyMs: number;
   requestId?: string;
+  /** True on the attempts of a hedge: the chain's next step, tried while the first had not answered. */
+  hedge?: true;
 }
 
 /** Reasoning effort for reasoning models (OpenAI `reasoning_effort`, Anthropic thinking). */
@@ -231,6 +233,11 @@ export interface ChatResult<T = unknown> {
   replayed?: boolean;
   /** True when this result came from the response cache: nothing was sent. */
   cached?: boolean;
+  /**
+   * True when a hedge was sent (the chain's `hedge`): the chain's next step was tried while the first
+   * had not answered. The attempt that answered says which won (`hedge: true` on the hedge's attempts).
+   */
+  hedged?: boolean;
 }
 
 /** A rate-limit window read from a response's headers. */

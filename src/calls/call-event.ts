@@ -24,7 +24,7 @@ function answered(result: ChatResult | EmbedResult): Parameters<typeof ended>[2]
     outcome: 'ok', provider: result.provider, model: result.model, usage: result.usage,
     ...(chat.responseModel !== undefined ? { responseModel: chat.responseModel } : {}),
     ...(chat.timeToFirstTokenMs !== undefined ? { timeToFirstTokenMs: chat.timeToFirstTokenMs } : {}),
-    ...(chat.replayed ? { replayed: true } : {}), ...(chat.cached ? { cached: true } : {}),
+    ...(chat.replayed ? { replayed: true } : {}), ...(chat.cached ? { cached: true } : {}), ...(chat.hedged ? { hedged: true } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import type { ProviderRequest, ProviderResponse } from '../../providers/types.js
 import { promptTokenEstimate } from '../decide/token-estimate.js';
 import type { TokenEstimate } from '../policy/budget.js';
 import type { CallKind } from '../policy/call-kind.js';
-import { runChain } from '../policy/run-chain.js';
+import { runHedged } from '../policy/hedge.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -63,13 +63,13 @@ export const chatKind: CallKind<ProviderRequest, ChatValue> = {
 export async function chatCall(rt: Runtime, call: Call<ChatRequest>): Promise<ChatResult> {
   rt.active.enter();
   try {
-    return shape(rt, call, await runChain(rt, call, chatKind));
+    return shape(rt, call, await runHedged(rt, call, chatKind));
   } finally {
     rt.active.leave();
   }
 }
 
-function shape(rt: Runtime, call: Call<ChatRequest>, { value, target }: { value: ChatValue; target: TargetRuntime }): ChatResult {
+function shape(rt: Runtime, call: Call<ChatRequest>, { value, target, hedged }: { value: ChatValue; target: TargetRuntime; hedged?: boolean }): ChatResult {
   const result: ChatResult = {
     text: value.text,
     toolCalls: value.toolCalls,
@@ -85,5 +85,6 @@ function shape(rt: Runtime, call: Call<ChatRequest>, { value, target }: { value:
   };
   if (call.cost.usd !== undefined) result.costUsd = call.cost.usd;
   if ('object' in value) result.object = value.object;
+  if (hedged) result.hedged = true;
   return result;
 }

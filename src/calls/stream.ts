@@ -4,7 +4,7 @@ import { redactErrorChain } from '../observe/redact.js';
 import type { AttemptScope } from '../policy/attempt-scope.js';
 import type { CallKind } from '../policy/call-kind.js';
 import { recordStreamFailure } from '../policy/record-outcome.js';
-import { runChain } from '../policy/run-chain.js';
+import { runHedged } from '../policy/hedge.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Attempt, ChatRequest, ChatResult, RateLimitSnapshot, ToolCall } from '../types.js';
@@ -125,6 +125,13 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
   timeoutLabel: () => 'no first token in time',
   leaseTtlMs: (target) => target.streamLeaseTtlMs,
   unsendableParam: unsendableChatParam,
+  // A hedge's loser that opened after the winner: abort its request, free its slot, settle its lease.
+  async discard(open, slot) {
+    open.scope.release();
+    open.scope.dispose();
+    await slot?.end({ sent: true, rateLimit: open.rateLimit });
+    await open.events.return?.(undefined).catch(() => {});
+  },
 };
 
 /**
@@ -154,7 +161,7 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>, options:
 
 async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => void, keepText: boolean): AsyncGenerator<StreamEvent> {
   const { clock } = rt;
-  const { value: open, target: runtime, slot } = await runChain(rt, call, streamKind);
+  const { value: open, target: runtime, slot, hedged } = await runHedged(rt, call, streamKind);
   const target = runtime.target;
 
   const timeToFirstTokenMs = clock.now() - call.startedAtMs;
@@ -205,6 +212,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
       ...where, ...(event.model ? { responseModel: event.model } : {}), finishReason: end.finishReason, usage: event.usage, attempts: call.attempts,
       latencyMs: clock.now() - call.startedAtMs, requestId: open.requestId, timeToFirstTokenMs,
       ...(call.cost.usd !== undefined ? { costUsd: call.cost.usd } : {}),
+      ...(hedged ? { hedged } : {}),
     };
     leave();
     if (end.error) {

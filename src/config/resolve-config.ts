@@ -22,10 +22,15 @@ export interface Target {
 /** A provider's config plus the API key read from its `apiKeyEnv` (never logged). */
 export type ResolvedProvider = ProviderConfig & { name: string; resolvedApiKey?: string };
 
+/** A chain's hedging, resolved: `afterMs` and/or `percentile`, and the cap on extra requests. */
+export type HedgePolicy = { afterMs?: number; percentile?: number; maxExtraPercent: number };
+
 /** A validated config with defaults filled in, chains split into targets and keys read. */
 export interface ResolvedConfig extends Omit<ParsedConfig, 'chains' | 'providers'> {
   providers: Record<string, ResolvedProvider>;
   chains: Record<string, Target[]>;
+  /** The chains that hedge (`{ steps, hedge }`), by name. */
+  hedges: Record<string, HedgePolicy>;
 }
 
 /**
@@ -120,19 +125,26 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
     return out;
   };
   const chains: Record<string, Target[]> = {};
-  for (const [chainName, steps] of Object.entries(config.chains)) {
+  const hedges: Record<string, HedgePolicy> = {};
+  for (const [chainName, chain] of Object.entries(config.chains)) {
+    const steps = Array.isArray(chain) ? chain : chain.steps;
+    const base = Array.isArray(chain) ? `chains.${chainName}` : `chains.${chainName}.steps`;
+    if (!Array.isArray(chain) && chain.hedge) hedges[chainName] = chain.hedge;
     chains[chainName] = steps.flatMap((step, i) => {
       if (typeof step === 'object' && 'pool' in step) {
         const pool = { id: `${chainName}[${i}]`, pick: step.pick ?? DEFAULTS.pool.pick };
-        return step.pool.map((member, j) => target(member, `chains.${chainName}[${i}].pool[${j}]`, pool));
+        return step.pool.map((member, j) => target(member, `${base}[${i}].pool[${j}]`, pool));
       }
-      return [target(step, `chains.${chainName}[${i}]`)];
+      return [target(step, `${base}[${i}]`)];
     });
+    if (hedges[chainName] && chains[chainName]!.length < 2) {
+      problems.push(`chains.${chainName}.hedge: a hedge needs a second step or pool member to try, and the chain has one target`);
+    }
   }
 
   if (problems.length === 0) problems.push(...spendProblems(config, providers, chains));
   if (problems.length > 0) throw configError(problems);
   // A Redis URL may carry its password: printed, it is masked; the store still connects with it.
   if (config.store.type === 'redis') storeMaskedWhenPrinted(config.store);
-  return { ...config, providers, chains };
+  return { ...config, providers, chains, hedges };
 }

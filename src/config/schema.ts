@@ -288,11 +288,30 @@ const poolStep = z.object({
   pick: z.enum(['headroom', 'round_robin']).optional(),
 }).strict();
 
+const chainSteps = z.array(z.union([targetString, targetObject, poolStep])).min(1, { message: 'a chain needs at least one target' });
+
 /**
- * One chain: its steps, tried in order. A step is `'provider:model'` (split at the first colon:
+ * Hedged requests: when the first attempt has not answered after `afterMs` (or after the target's
+ * recent latency at `percentile`), the next step or pool member is tried too; the first answer wins
+ * and the other is aborted, its budget given back. Streams hedge only before their first token.
+ */
+export const hedgeSchema = z.object({
+  /** Hedge after this long without an answer (the fallback while `percentile` has too few samples). */
+  afterMs: positiveMs.optional(),
+  /** Hedge after the first target's recent latency at this percentile (e.g. 95), from its last 100 answers. */
+  percentile: z.number().gt(0).lt(100).optional(),
+  /** Hedges allowed, as a share of the chain's calls over a rolling 10 s. @default 5 */
+  maxExtraPercent: z.number().gt(0).max(100).default(DEFAULTS.hedge.maxExtraPercent),
+}).strict().refine((h) => h.afterMs !== undefined || h.percentile !== undefined, { message: 'a hedge needs afterMs, percentile or both' });
+
+/**
+ * One chain: its steps, tried in order, or `{ steps, hedge }`. A step is `'provider:model'` (split at the first colon:
  * `local:llama3:8b`), a target object, or a pool.
  */
-export const chainSchema = z.array(z.union([targetString, targetObject, poolStep])).min(1, { message: 'a chain needs at least one target' });
+export const chainSchema = z.union([
+  chainSteps,
+  z.object({ steps: chainSteps, hedge: hedgeSchema.optional() }).strict(),
+]);
 
 export const retrySchema = z.object({
   /** Attempts per target before falling through (a chain step's `maxAttempts` overrides). @default 3 */

@@ -45,6 +45,8 @@ export interface CallEvent extends CallRef {
   cached?: boolean;
   /** USD the call's answered attempts cost at their targets' prices (docs/spend.md); absent when none was priced. */
   costUsd?: number;
+  /** True when a hedge was sent for the call (see the `hedge` event). */
+  hedged?: boolean;
 }
 
 /** A spend budget's news: an alert threshold crossed (once per window, fleet-wide), or a budget held per process while the shared store is down. */
@@ -96,6 +98,11 @@ export interface RouterEvents {
   quota: TargetRef & { code?: string; status?: number; parkedForMs: number; requestId?: string };
   /** The rate-limit headroom a provider reported on a response. */
   ratelimit: TargetRef & RateLimitSnapshot;
+  /**
+   * A hedge was sent: the call's first step (`provider`, `model`) had not answered after `afterMs`,
+   * so the chain's next step (`to`) is tried too; the first answer wins, the other is aborted.
+   */
+  hedge: TargetRef & { afterMs: number; to: { provider: string; model: string } };
   /** A call ended: once per call, whatever the outcome. */
   call: CallEvent;
   /** A spend budget crossed an `alertAt` threshold, or runs on this process's share while the shared store is down. */

@@ -3,6 +3,7 @@ import type { Call } from '../runtime/call.js';
 import type { RateLimitSnapshot } from '../types.js';
 import type { BilledUsage } from '../decide/token-reservation.js';
 import type { AttemptScope } from './attempt-scope.js';
+import type { AttemptSlot } from './attempt-slot.js';
 import type { TokenEstimate } from './budget.js';
 import type { Endpoint, TargetRuntime } from './target-runtime.js';
 
@@ -52,4 +53,9 @@ export interface CallKind<P, T extends AttemptValue> {
   leaseTtlMs(target: TargetRuntime): number;
   /** After a failure before anything was sent: the part of the caller's request to blame, if one is. */
   unsendableParam?(call: Call): string | undefined;
+  /**
+   * Frees a success nobody will read (a hedge's loser that answered after the winner): a kind that
+   * keeps its attempt closes the stream and ends its slot. Kinds that keep nothing need none.
+   */
+  discard?(value: T, slot: AttemptSlot | undefined): Promise<void>;
 }

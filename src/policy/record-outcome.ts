@@ -40,7 +40,7 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
   const waitedMs = a.waitedMs !== undefined || queuedMs > 0 ? Math.round((a.waitedMs ?? 0) + queuedMs) : undefined;
   call.attempts.push({
     provider: target.target.provider, model: target.target.model, ok: !error, kind: error?.kind, status: error?.status,
-    waitedMs, latencyMs, requestId,
+    waitedMs, latencyMs, requestId, ...(call.hedge ? { hedge: true as const } : {}),
   });
   const { events } = rt;
   if (events.has('attempt')) {

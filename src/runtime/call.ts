@@ -33,4 +33,6 @@ export interface Call<R = unknown> {
   cost: { usd?: number };
   /** The gateway key the call came with (its id), whose own spend budget applies. */
   gatewayKey?: string;
+  /** The rest of the chain, started as a hedge (src/policy/hedge.ts): its attempts say so. */
+  hedge?: boolean;
 }

@@ -7,6 +7,7 @@ import type { Admission } from '../policy/admission.js';
 import type { Spend } from '../policy/spend-budgets.js';
 import type { StallGuard } from '../policy/stall-guard.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
+import type { Hedging } from '../policy/hedge-book.js';
 import type { BlockStore } from '../store/block-store.js';
 
 /** What the policies share for the life of a router. */
@@ -32,6 +33,8 @@ export interface Runtime {
   closing: AbortSignal;
   /** Calls running now; `close()` waits for them. */
   active: ActiveCalls;
+  /** The hedged chains' budgets and latency samples. */
+  hedging: Hedging;
 }
 
 /** Counts the calls in flight, and tells `close()` when the last one ends. */
