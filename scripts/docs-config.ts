@@ -246,7 +246,10 @@ export function renderConfigurationReference(source = readFileSync(SCHEMA, 'utf8
     // a field only some members have says which; one whose TSDoc differs by member gives each its say.
     const leaves = shape.members.filter((m): m is Extract<Shape, { kind: 'leaf' }> => m.kind === 'leaf').map((m) => m.type);
     const objects = shape.members.filter((m): m is Extract<Shape, { kind: 'object' }> => m.kind === 'object');
-    row([...leaves, ...(objects.length ? ['object'] : [])].join(' \\| '));
+    const arrays = shape.members.filter((m): m is Extract<Shape, { kind: 'array' }> => m.kind === 'array');
+    row([...leaves, ...(arrays.length ? ['array'] : []), ...(objects.length ? ['object'] : [])].join(' \\| '));
+    // An array member (a chain as its steps, or `{ steps, hedge }`): its items' rows below it.
+    for (const a of arrays) rows(`${path}[]`, { name: `${field.name}[]`, doc: '', optional: true, shape: a.of }, out);
     const tagOf = (m: Extract<Shape, { kind: 'object' }>) => {
       const tag = shape.discriminator ? m.fields.find((f) => f.name === shape.discriminator) : undefined;
       return tag && tag.shape.kind === 'leaf' ? tag.shape.type : undefined;

@@ -21,8 +21,12 @@ afterEach(async () => {
   await up.close();
 });
 
+// Validation refuses a body this deep first (input.maxDepth, docs/limits-on-input.md); with the bound
+// raised past it, these tests reach the steps below validation that must still blame the caller.
+const UNBOUNDED = { maxDepth: 1_000_000, maxChars: 1_000_000_000 };
+
 function setup() {
-  const r = wireRouter(up, { breaker: { consecutiveFailures: 1 }, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+  const r = wireRouter(up, { breaker: { consecutiveFailures: 1 }, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 }, input: UNBOUNDED });
   close = () => r.router.close();
   return r;
 }
@@ -104,7 +108,7 @@ describe('a failure before the request leaves the process', () => {
   });
 
   it('serialising through the anthropic SDK too', async () => {
-    const r = wireRouter(up, { breaker: { consecutiveFailures: 1 }, chains: { default: ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] } });
+    const r = wireRouter(up, { breaker: { consecutiveFailures: 1 }, chains: { default: ['anthropic:claude-sonnet-4-6', 'openai:gpt-4o-mini'] }, input: UNBOUNDED });
     close = () => r.router.close();
     const err = await rejectionOf(r.router.chat({ messages: hello, providerOptions: { anthropic: { metadata: nested(100_000) } } }));
     expect(err).toMatchObject({ kind: 'invalid_request', provider: 'anthropic', param: 'providerOptions.anthropic.metadata' });
