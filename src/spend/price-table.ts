@@ -31,6 +31,10 @@ export const SHIPPED_PRICES: Readonly<Record<string, Readonly<Record<string, Pri
   }),
   // https://www.anthropic.com/pricing#api (cache reads 0.1x input; cache writes are billed as input here), 2025-08-01
   anthropic: Object.freeze({
+    // Sonnet 4.6 and Opus 4.5/4.6 (the models the docs lead with): "Sonnet (other) $3 / $15, Opus 4.5 - 5
+    // $5 / $25, cache reads 0.1x", as https://platform.claude.com/docs/en/about-claude/pricing is
+    // quoted by a third party (docs.rs/synaps pricing module, verified 2026-10); not read first-hand.
+    'claude-sonnet-4-6': p(3, 0.3, 15), 'claude-opus-4-6': p(5, 0.5, 25), 'claude-opus-4-5': p(5, 0.5, 25),
     'claude-opus-4-1': p(15, 1.5, 75), 'claude-opus-4-0': p(15, 1.5, 75), 'claude-opus-4': p(15, 1.5, 75),
     'claude-sonnet-4-5': p(3, 0.3, 15), 'claude-sonnet-4-0': p(3, 0.3, 15), 'claude-sonnet-4': p(3, 0.3, 15),
     'claude-3-7-sonnet-latest': p(3, 0.3, 15), 'claude-3-5-sonnet-latest': p(3, 0.3, 15),
