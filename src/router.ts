@@ -131,6 +131,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   });
   const breakers = new Breakers(resolved.breaker, clock, (key, state, by, openedBy) => {
     logger.warn({ breaker: key, state, callId: by?.id, ...(openedBy ? { openedBy } : {}) }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
+    if (!events.has('breaker')) return;
     const facts = { key, state, ...(openedBy ? { openedBy } : {}) };
     events.emit('breaker', by ? { ...facts, callId: by.id, tenant: by.tenant.name, chain: by.chain, operation: by.operation } : facts);
   }, store.shared ? roleOf(store, 'breakers') : undefined);
