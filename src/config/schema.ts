@@ -377,6 +377,8 @@ export const gatewaySchema = z.object({
   bodyLimitBytes: positiveInt.default(DEFAULTS.gateway.bodyLimitBytes),
   /** On SIGTERM, how long calls in flight may take to finish before they are cut off. @default 25000 */
   drainMs: nonNegativeMs.default(DEFAULTS.gateway.drainMs),
+  /** A log line for every request (`switchyard serve --log-requests`); off, only requests that failed (status 400 or above, or a stream the upstream cut short) are logged. @default false */
+  logRequests: z.boolean().default(DEFAULTS.gateway.logRequests),
   /** `POST /v1/responses`: the conversations `previous_response_id` continues, kept in the state store. */
   responses: z.object({
     /** How long a stored response can be continued. @default 3600000 */
@@ -460,7 +462,7 @@ export const configSchema = z.object({
     cachedInputPerMTok: z.number().finite().nonnegative().optional(),
   }).strict()).default({}),
   /** `switchyard serve` and `createGateway`. */
-  gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs, responses: { ...DEFAULTS.gateway.responses } })),
+  gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs, logRequests: DEFAULTS.gateway.logRequests, responses: { ...DEFAULTS.gateway.responses } })),
   /**
    * Bounds on a call's free-form JSON (tool parameter schemas, the output schema, `providerOptions`
    * such as the gateway's `metadata`, tool call arguments and provider parts in the history): a field

@@ -15,7 +15,7 @@ import { prometheusMetrics, type GatewayMetrics } from './metrics.js';
 import { messagesRoutes } from './messages/index.js';
 import { listModels, retrieveModel } from './models.js';
 import type { DrainReport, GatewayOptions } from './options.js';
-import { requestLog } from './request-log.js';
+import { installRequestLog } from './request-log.js';
 import { conversationsOf } from './responses/conversations.js';
 import { responsesRoute, retrieveResponse } from './responses/route.js';
 import type { GatewayState } from './state.js';
@@ -70,13 +70,14 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
   const readiness = new Readiness(router);
   const drain = new Drain(app, state, options.drainMs ?? config.drainMs);
   let metrics: GatewayMetrics | undefined | false = options.metrics;
+  // Before the auth hook, so a refused request is logged too.
+  if (logger) installRequestLog(app, logger, options.logRequests ?? config.logRequests);
 
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const isPublic = (request.routeOptions.config as { public?: boolean }).public === true;
     const calls = (request.routeOptions.config as { call?: boolean }).call === true;
     const controller = calls ? new AbortController() : undefined;
     drain.track(reply, controller);
-    if (logger) requestLog(logger, request, reply);
     if (isPublic) return done();
     if (state.draining) {
       return sendError(request, reply, gatewayError(503, 'server_error', 'gateway_draining', 'the gateway is shutting down; send the request again (another instance will take it)'), true);

@@ -12,6 +12,8 @@ export interface GatewayOptions {
   drainMs?: number;
   /** Where `keyEnv` keys are read. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** A log line for every request, not only the failed ones. @default the config's `gateway.logRequests` */
+  logRequests?: boolean;
   /** Request logs (one line per request: no keys, no prompts), or `false` for none. @default pino at the config's `log.level`, to stderr */
   logger?: Logger | false;
   /** What `/metrics` serves, or `false` for no `/metrics`. @default the router's `switchyard_*` metrics in a prom-client registry of its own */

@@ -21,15 +21,15 @@ afterEach(async () => {
 });
 
 /** Two keys: alpha's from the environment, beta's stored as a hash and limited to one chain; two RPM budgets of 2. */
-function withKeys() {
+function withKeys(options: { logRequests?: boolean } = {}, gateway: { logRequests?: boolean } = {}) {
   return startHarness(up, {
     providers: {
       openai: { type: 'openai', apiKey: 'sk-proj-TESTKEYopenai0123456789abcdefXYZ', baseURL: `${up.url}/v1`, limits: { maxQueueMs: 0 } },
       anthropic: { type: 'anthropic', apiKey: 'sk-ant-api03-TESTKEYanthropic0123456789abcdef', baseURL: up.url },
     },
     tenants: { alpha: { rpm: 2 }, beta: { rpm: 2 } },
-    gateway: { keys: [{ keyEnv: 'GW_KEY_ALPHA', tenant: 'alpha' }, { keyHash: hashKey(BETA_KEY), tenant: 'beta', chains: ['openai-only'] }] },
-  }, { env: { GW_KEY_ALPHA: ALPHA_KEY } });
+    gateway: { keys: [{ keyEnv: 'GW_KEY_ALPHA', tenant: 'alpha' }, { keyHash: hashKey(BETA_KEY), tenant: 'beta', chains: ['openai-only'] }], ...gateway },
+  }, { env: { GW_KEY_ALPHA: ALPHA_KEY }, ...options });
 }
 
 const ask = { model: 'openai-only', messages: [{ role: 'user' as const, content: PROMPT }] };
@@ -77,14 +77,39 @@ describe('gateway keys and tenants', () => {
     expect(up.count()).toBe(0);
   });
 
-  it('logs one line per request with its tenant and target, never the key or the prompt', async () => {
-    h = await withKeys();
+  it('logs one line per request with its tenant and target when asked, never the key or the prompt', async () => {
+    h = await withKeys({ logRequests: true });
     await h.client(ALPHA_KEY).chat.completions.create(ask);
     await failure(h.client('sk-gw-not-a-key-000000').chat.completions.create(ask));
     const lines = h.log.records().filter((r) => r.msg === 'gateway request');
     expect(lines.map((l) => [l.status, l.tenant, l.provider, l.path])).toEqual([[200, 'alpha', 'openai', '/v1/chat/completions'], [401, undefined, undefined, '/v1/chat/completions']]);
     const all = h.log.lines.join('\n');
     for (const secret of [ALPHA_KEY, BETA_KEY, 'sk-gw-not-a-key-000000', PROMPT]) expect(all).not.toContain(secret);
+  });
+
+  it('without logRequests logs only the failed requests, with their cause, never the key or the prompt', async () => {
+    h = await withKeys();
+    await h.client(ALPHA_KEY).chat.completions.create(ask);
+    await failure(h.client('sk-gw-not-a-key-000000').chat.completions.create(ask));
+    up.script(OPENAI_PATH, { status: 400, body: { error: { message: 'bad request', type: 'invalid_request_error', code: null, param: null } } });
+    const bad = await failure(h.client(ALPHA_KEY).chat.completions.create(ask));
+    expect(bad.status).toBe(400);
+    expect(up.count(OPENAI_PATH)).toBe(2);
+    const lines = h.log.records().filter((r) => r.msg === 'gateway request');
+    expect(lines.map((l) => [l.status, l.tenant, l.provider, l.kind, l.path])).toEqual([
+      [401, undefined, undefined, undefined, '/v1/chat/completions'],
+      [400, 'alpha', undefined, 'bad_request', '/v1/chat/completions'],
+    ]);
+    expect(lines.every((l) => l.level === 30 && typeof l.ms === 'number' && typeof l.reqId === 'string')).toBe(true);
+    const all = h.log.lines.join('\n');
+    for (const secret of [ALPHA_KEY, BETA_KEY, 'sk-gw-not-a-key-000000', PROMPT]) expect(all).not.toContain(secret);
+  });
+
+  it('logs every request with gateway.logRequests in the config', async () => {
+    h = await withKeys({}, { logRequests: true });
+    await h.client(ALPHA_KEY).chat.completions.create(ask);
+    const lines = h.log.records().filter((r) => r.msg === 'gateway request');
+    expect(lines.map((l) => [l.status, l.tenant, l.provider])).toEqual([[200, 'alpha', 'openai']]);
   });
 
   it('refuses to listen beyond loopback without keys, and needs every keyEnv set', async () => {

@@ -32,7 +32,7 @@ const config = (upstream: string, extra: object = {}) => ({
 function serve(args: string[], cfg: object = config(up.url)): ServeChild {
   const file = configFile(cfg);
   cleanups.push(file.cleanup);
-  const s = startServe(['--config', file.path, '--port', '0', ...args]);
+  const s = startServe(['--config', file.path, '--port', '0', '--log-requests', ...args]);
   serves.push(s);
   return s;
 }

@@ -29,7 +29,7 @@ describe('switchyard serve as a process', () => {
     cleanups.push(file.cleanup);
     const held = gate();
     up.script(OPENAI_PATH, { status: 200, body: openaiCompletion('answered after SIGTERM'), heldUntil: held.promise });
-    const serve = startServe(['--config', file.path, '--port', '0']);
+    const serve = startServe(['--config', file.path, '--port', '0', '--log-requests']);
     const url = await serve.url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(serve.stdout()).toContain(`OpenAI base URL: ${url}/v1`);
