@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type {
-  Clock, FinishReason, JSONSchema, Message, ProviderParts, RateLimitSnapshot, ReasoningOptions, ToolCall, ToolChoice, Usage,
+  CacheBreakpoint, Clock, FinishReason, JSONSchema, Message, ProviderParts, RateLimitSnapshot, ReasoningOptions, ToolCall, ToolChoice, Usage,
 } from '../src/types.js';
 import type { PresetName } from './shared/presets/catalog.js';
 
@@ -93,6 +93,8 @@ export interface ProviderTool {
   description?: string;
   parameters: JSONSchema;
   strict?: boolean;
+  /** A prompt-cache breakpoint after this tool (`Tool.cache`). */
+  cache?: CacheBreakpoint;
 }
 
 /** `responseFormat` as adapters see it: JSON Schema, with the name and strictness settled. */

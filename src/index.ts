@@ -10,7 +10,7 @@ export { defineConfig, loadConfig } from './config/index.js';
 export type { SwitchyardConfig, ResolvedConfig, FakeStep } from './config/index.js';
 export type {
   ChatRequest, ChatResult, Attempt, Message, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ContentPart,
-  TextPart, ImagePart, FilePart, Tool, ToolCall, ToolChoice, ResponseFormat, ReasoningOptions, ProviderParts, JSONSchema,
+  TextPart, ImagePart, FilePart, CacheBreakpoint, Tool, ToolCall, ToolChoice, ResponseFormat, ReasoningOptions, ProviderParts, JSONSchema,
   SchemaInput, Usage, FinishReason, RateLimitSnapshot, RateLimitWindow, EmbedRequest, EmbedResult,
 } from './types.js';
 export type { RouterEvents, RouterEventName, Listener, SpendEvent } from './observe/events.js';

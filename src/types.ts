@@ -19,10 +19,23 @@ export type JSONSchema = Record<string, unknown>;
 /** A schema given either as JSON Schema or as a zod schema (converted to JSON Schema once, validated with zod). */
 export type SchemaInput = JSONSchema | ZodType;
 
+/**
+ * A prompt-cache breakpoint: the provider may cache the prompt up to and including what carries it
+ * (a content part, a message, a tool). Anthropic targets send it as `cache_control: {type:
+ * 'ephemeral', ttl}` on that block (on a message, on its last block); Bedrock targets as a
+ * `cachePoint` block after it, on models with prompt caching. Providers that cache prompts on their
+ * own (OpenAI, Gemini) ignore it.
+ */
+export interface CacheBreakpoint {
+  /** The cache lifetime (Anthropic `ttl`, Bedrock `cachePoint.ttl`). @default '5m' */
+  ttl?: '5m' | '1h';
+}
+
 /** Text in a user message. */
 export interface TextPart {
   type: 'text';
   text: string;
+  cache?: CacheBreakpoint;
 }
 
 /** An image in a user message: an `https:` URL or a `data:image/...;base64,` URL. */
@@ -31,6 +44,7 @@ export interface ImagePart {
   url: string;
   /** OpenAI's resolution hint; dropped for providers without one. */
   detail?: 'auto' | 'low' | 'high';
+  cache?: CacheBreakpoint;
 }
 
 /** A file in a user message, inline as base64 (PDFs: `application/pdf`). */
@@ -40,6 +54,7 @@ export interface FilePart {
   data: string;
   mediaType: string;
   filename?: string;
+  cache?: CacheBreakpoint;
 }
 
 /** One part of a user message's content. */
@@ -59,6 +74,8 @@ export interface Tool {
   parameters: SchemaInput;
   /** Ask the provider to hold the arguments to the schema exactly (OpenAI and Anthropic `strict`). */
   strict?: boolean;
+  /** A prompt-cache breakpoint after this tool's definition (tools come first in the prompt). */
+  cache?: CacheBreakpoint;
 }
 
 /** Which tool the model must use: `auto` (its choice), `none`, `required` (some tool), or one by name. */
@@ -99,6 +116,8 @@ export interface AssistantMessage {
   content: string | null;
   toolCalls?: ToolCall[];
   providerParts?: ProviderParts;
+  /** A prompt-cache breakpoint after this turn (ignored when `providerParts` are replayed: they keep their own). */
+  cache?: CacheBreakpoint;
 }
 
 /** A tool's result, answering the tool call with `toolCallId`. */
@@ -108,18 +127,24 @@ export interface ToolMessage {
   content: string;
   /** The tool failed; `content` says how (Anthropic `is_error`). */
   isError?: boolean;
+  /** A prompt-cache breakpoint after this result. */
+  cache?: CacheBreakpoint;
 }
 
 /** A system (or OpenAI `developer`) instruction. */
 export interface SystemMessage {
   role: 'system' | 'developer';
   content: string;
+  /** A prompt-cache breakpoint after this instruction (Anthropic: its own `system` text block). */
+  cache?: CacheBreakpoint;
 }
 
 /** A user turn: text, or text with images and files. */
 export interface UserMessage {
   role: 'user';
   content: string | ContentPart[];
+  /** A prompt-cache breakpoint after this turn (on its last part). */
+  cache?: CacheBreakpoint;
 }
 
 /** A chat message in the one shape every provider accepts. */

@@ -24,18 +24,23 @@ export function anthropicBody(request: ProviderRequest, provider = 'anthropic'):
   const where = { provider, model: request.model };
   const history = anthropicHistory(request.messages, where);
   const { output_config, instruction } = anthropicOutputConfig(request);
-  const system = instruction ? [...history.system, instruction] : history.system;
+  const system = instruction ? [...history.system, { type: 'text' as const, text: instruction }] : history.system;
   const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
   const body: Anthropic.MessageCreateParamsNonStreaming = {
     model: request.model,
     max_tokens: maxTokens,
     messages: history.messages,
-    ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
+    ...(system.length > 0 ? { system: systemField(system) } : {}),
     ...anthropicTools(request, history, where),
     ...(output_config ? { output_config } : {}),
     ...anthropicParameters(request, history, maxTokens),
   };
   return request.extraBody ? { ...body, ...request.extraBody } : body;
+}
+
+/** One string, as before, unless a block carries a cache breakpoint: then the blocks, so each breakpoint stays where it was put. */
+function systemField(blocks: Anthropic.TextBlockParam[]): string | Anthropic.TextBlockParam[] {
+  return blocks.some((b) => b.cache_control) ? blocks : blocks.map((b) => b.text).join('\n\n');
 }
 
 /** Anthropic's `stop_reason` in the normalised vocabulary; null (not reported) reads as a normal stop. */

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ContentPart, FilePart } from '../../src/types.js';
+import type { CacheBreakpoint, ContentPart, FilePart } from '../../src/types.js';
 import { imageSource, unsupported } from '../shared/content-source.js';
 
 interface Where {
@@ -8,6 +8,15 @@ interface Where {
 }
 
 type UserBlock = Anthropic.TextBlockParam | Anthropic.ImageBlockParam | Anthropic.DocumentBlockParam;
+
+/**
+ * A router cache breakpoint as Anthropic's `cache_control` field, spread onto the block it marks
+ * (https://docs.claude.com/en/docs/build-with-claude/prompt-caching).
+ */
+export function cacheControl(cache: CacheBreakpoint | undefined): { cache_control?: Anthropic.CacheControlEphemeral } {
+  if (!cache) return {};
+  return { cache_control: { type: 'ephemeral', ...(cache.ttl ? { ttl: cache.ttl } : {}) } };
+}
 
 function documentBlock(part: FilePart, where: Where): Anthropic.DocumentBlockParam {
   const title = part.filename ? { title: part.filename } : {};
@@ -22,19 +31,20 @@ function documentBlock(part: FilePart, where: Where): Anthropic.DocumentBlockPar
  * A user message's parts as Anthropic content blocks: text (empty text dropped: the API refuses
  * empty text blocks), images as `url` or `base64` sources (media type validated), PDFs as base64
  * `document` blocks and plain-text files as `text` documents; any other file type is `unsupported`.
+ * A part's `cache` is its block's `cache_control`.
  */
 export function anthropicUserBlocks(parts: readonly ContentPart[], where: Where): UserBlock[] {
   const blocks: UserBlock[] = [];
   for (const part of parts) {
     if (part.type === 'text') {
-      if (part.text.trim() !== '') blocks.push({ type: 'text', text: part.text });
+      if (part.text.trim() !== '') blocks.push({ type: 'text', text: part.text, ...cacheControl(part.cache) });
     } else if (part.type === 'image') {
       const source = imageSource(part.url, where);
       blocks.push(source.type === 'url'
-        ? { type: 'image', source: { type: 'url', url: source.url } }
-        : { type: 'image', source: { type: 'base64', media_type: source.mediaType as Anthropic.Base64ImageSource['media_type'], data: source.data } });
+        ? { type: 'image', source: { type: 'url', url: source.url }, ...cacheControl(part.cache) }
+        : { type: 'image', source: { type: 'base64', media_type: source.mediaType as Anthropic.Base64ImageSource['media_type'], data: source.data }, ...cacheControl(part.cache) });
     } else {
-      blocks.push(documentBlock(part, where));
+      blocks.push({ ...documentBlock(part, where), ...cacheControl(part.cache) });
     }
   }
   return blocks;

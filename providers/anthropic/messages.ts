@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AssistantMessage, Message, ToolMessage } from '../../src/types.js';
+import type { AssistantMessage, CacheBreakpoint, Message, ToolMessage } from '../../src/types.js';
 import { anthropicToolId } from '../shared/tool-call-id.js';
-import { anthropicUserBlocks } from './content-blocks.js';
+import { anthropicUserBlocks, cacheControl } from './content-blocks.js';
 
 interface Where {
   provider: string;
@@ -10,8 +10,8 @@ interface Where {
 
 /** The history as the Messages API takes it, plus what the rest of the body needs to know about it. */
 export interface AnthropicHistory {
-  /** System and developer messages, in order, hoisted to the top-level `system`. */
-  system: string[];
+  /** System and developer messages, in order, hoisted to the top-level `system` (one text block each). */
+  system: Anthropic.TextBlockParam[];
   messages: Anthropic.MessageParam[];
   /** Names of tools the history calls: `tools` must be sent whenever it holds tool blocks. */
   toolNames: Set<string>;
@@ -26,18 +26,27 @@ function replayedBlocks(message: AssistantMessage): unknown[] | undefined {
   return message.providerParts?.api === 'anthropic' && Array.isArray(message.providerParts.blocks) ? message.providerParts.blocks : undefined;
 }
 
+/** A message's `cache` as `cache_control` on its last block (string content becomes one text block). */
+function markedLast<T extends Anthropic.ContentBlockParam>(content: string | T[], message: { cache?: CacheBreakpoint }): string | T[] {
+  if (!message.cache) return content;
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content } as T] : content;
+  const last = blocks.at(-1);
+  if (!last) return content;
+  return [...blocks.slice(0, -1), { ...last, ...cacheControl(message.cache) }];
+}
+
 function assistantContent(message: AssistantMessage): Anthropic.MessageParam['content'] | undefined {
   // Blocks this API produced (thinking included) go back exactly as received, in order.
   const verbatim = replayedBlocks(message);
   if (verbatim) return verbatim as Anthropic.ContentBlockParam[];
   const calls = message.toolCalls ?? [];
   const text = message.content ?? '';
-  if (calls.length === 0) return text.trim() === '' ? undefined : text;
+  if (calls.length === 0) return text.trim() === '' ? undefined : markedLast(text, message);
   const blocks: Anthropic.ContentBlockParam[] = [];
   // A tool-only turn from OpenAI has content "" or null: no empty text block (the API refuses it).
   if (text.trim() !== '') blocks.push({ type: 'text', text });
   for (const call of calls) blocks.push({ type: 'tool_use', id: anthropicToolId(call.id), name: call.name, input: call.arguments ?? {} });
-  return blocks;
+  return markedLast(blocks, message);
 }
 
 function toolResult(message: ToolMessage): Anthropic.ToolResultBlockParam {
@@ -46,6 +55,7 @@ function toolResult(message: ToolMessage): Anthropic.ToolResultBlockParam {
     tool_use_id: anthropicToolId(message.toolCallId),
     ...(message.content !== '' ? { content: message.content } : {}),
     ...(message.isError ? { is_error: true } : {}),
+    ...cacheControl(message.cache),
   };
 }
 
@@ -54,14 +64,15 @@ function toolResult(message: ToolMessage): Anthropic.ToolResultBlockParam {
  * assistant turns to text and `tool_use` blocks (or their own blocks verbatim, when Anthropic made
  * them); consecutive tool results grouped into one user message of `tool_result` blocks (with a user
  * message right after them appended to it), ids sanitised the same way as their `tool_use`. An
- * assistant turn with nothing in it is left out: the API refuses empty content.
+ * assistant turn with nothing in it is left out: the API refuses empty content. A part's, a
+ * message's or a tool result's `cache` is `cache_control` on its block (a message's: its last).
  */
 export function anthropicHistory(messages: readonly Message[], where: Where): AnthropicHistory {
   const history: AnthropicHistory = { system: [], messages: [], toolNames: new Set(), hasToolBlocks: false, toolTurnWithoutThinking: false };
   let results: Anthropic.ContentBlockParam[] | undefined;
   for (const message of messages) {
     if (message.role === 'system' || message.role === 'developer') {
-      if (message.content.trim() !== '') history.system.push(message.content);
+      if (message.content.trim() !== '') history.system.push({ type: 'text', text: message.content, ...cacheControl(message.cache) });
       continue;
     }
     if (message.role === 'tool') {
@@ -74,7 +85,7 @@ export function anthropicHistory(messages: readonly Message[], where: Where): An
       continue;
     }
     if (message.role === 'user') {
-      const content = typeof message.content === 'string' ? message.content : anthropicUserBlocks(message.content, where);
+      const content = markedLast(typeof message.content === 'string' ? message.content : anthropicUserBlocks(message.content, where), message);
       if (results) {
         if (typeof content === 'string') {
           if (content.trim() !== '') results.push({ type: 'text', text: content });

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { JSONSchema, ToolChoice } from '../../src/types.js';
 import { bareSchema, closedObjectSchema } from '../shared/json-schema.js';
 import type { ProviderRequest, ProviderTool } from '../types.js';
+import { cacheControl } from './content-blocks.js';
 import { jsonTool, usesJsonTool } from './json-tool.js';
 import type { AnthropicHistory } from './messages.js';
 
@@ -21,6 +22,7 @@ function anthropicTool(tool: ProviderTool): Anthropic.Tool {
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     input_schema: inputSchema(tool.parameters, tool.strict),
     ...(tool.strict !== undefined ? { strict: tool.strict } : {}),
+    ...cacheControl(tool.cache),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ContentBlock, DocumentFormat, ImageFormat } from '@aws-sdk/client-bedrock-runtime';
 import type { ContentPart, FilePart } from '../../src/types.js';
 import { imageSource, unsupported } from '../shared/content-source.js';
+import { cachePointsFor } from './cache-point.js';
 
 interface Where {
   provider: string;
@@ -54,14 +55,17 @@ function imageBlock(url: string, where: Where): ContentBlock {
  * A user message's parts as Converse content blocks: text (blank text dropped: Converse refuses
  * it), images as bytes (from a data: URL) or an S3 location, files as `document` blocks of the
  * formats Converse reads (PDF, CSV, DOC, DOCX, XLS, XLSX, HTML, TXT, MD); any other file type, and an
- * image by https: URL, is `unsupported` (the chain moves on without a request).
+ * image by https: URL, is `unsupported` (the chain moves on without a request). A part's `cache`
+ * is a `cachePoint` block after it (cache-point.ts).
  */
 export function userBlocks(parts: readonly ContentPart[], where: Where): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   const names = new Set<string>();
+  const cachePoints = cachePointsFor(where.model);
   for (const part of parts) {
     if (part.type === 'text') {
-      if (part.text.trim() !== '') blocks.push({ text: part.text });
+      if (part.text.trim() === '') continue;
+      blocks.push({ text: part.text });
     } else if (part.type === 'image') {
       blocks.push(imageBlock(part.url, where));
     } else {
@@ -69,6 +73,7 @@ export function userBlocks(parts: readonly ContentPart[], where: Where): Content
       if (!format) throw unsupported(where, `a ${part.mediaType} file (Converse documents are ${Object.values(DOCUMENT_FORMAT).join(', ')})`);
       blocks.push({ document: { format, name: documentName(part, names), source: { bytes: bytesOf(part.data) } } });
     }
+    blocks.push(...cachePoints(part.cache));
   }
   return blocks;
 }

@@ -1,6 +1,7 @@
 import type { ContentBlock, Message as ConverseMessage, SystemContentBlock } from '@aws-sdk/client-bedrock-runtime';
-import type { AssistantMessage, ContentPart, Message, ToolMessage } from '../../src/types.js';
+import type { AssistantMessage, CacheBreakpoint, ContentPart, Message, ToolMessage } from '../../src/types.js';
 import { anthropicToolId, openAIToolId } from '../shared/tool-call-id.js';
+import { cachePointsFor } from './cache-point.js';
 import { userBlocks } from './content-blocks.js';
 import { replayedBlocks } from './reasoning-parts.js';
 
@@ -62,10 +63,14 @@ function userContent(content: string | ContentPart[], where: Where): ContentBloc
  * assistant turns to text and `toolUse` blocks (or their own blocks verbatim, when Bedrock made
  * them); tool results to `toolResult` blocks (status `error` for a failed tool) in a user message.
  * Converse wants the roles to alternate and no empty message, so consecutive messages of one role
- * (tool results and the user message after them) become one, and empty ones are left out.
+ * (tool results and the user message after them) become one, and empty ones are left out. A
+ * message's `cache` is a `cachePoint` block after its last block (after a system block, in `system`),
+ * on models with prompt caching (cache-point.ts); replayed Bedrock blocks keep their own.
  */
 export function converseHistory(messages: readonly Message[], where: Where): ConverseHistory {
   const history: ConverseHistory = { system: [], messages: [], toolNames: new Set(), hasToolBlocks: false, toolTurnWithoutReasoning: false };
+  const cachePoints = cachePointsFor(where.model);
+  const marked = (blocks: ContentBlock[], message: { cache?: CacheBreakpoint }) => (blocks.length > 0 ? [...blocks, ...cachePoints(message.cache)] : blocks);
   const push = (role: 'user' | 'assistant', blocks: ContentBlock[]) => {
     if (blocks.length === 0) return;
     const last = history.messages.at(-1);
@@ -76,19 +81,19 @@ export function converseHistory(messages: readonly Message[], where: Where): Con
     switch (message.role) {
       case 'system':
       case 'developer':
-        if (message.content.trim() !== '') history.system.push({ text: message.content });
+        if (message.content.trim() !== '') history.system.push({ text: message.content }, ...cachePoints(message.cache));
         break;
       case 'user':
-        push('user', userContent(message.content, where));
+        push('user', marked(userContent(message.content, where), message));
         break;
       case 'tool':
         history.hasToolBlocks = true;
-        push('user', [toolResult(message)]);
+        push('user', marked([toolResult(message)], message));
         break;
       case 'assistant': {
         const blocks = assistantBlocks(message);
         noteAssistant(history, blocks);
-        push('assistant', blocks);
+        push('assistant', replayedBlocks(message) ? blocks : marked(blocks, message));
         break;
       }
     }

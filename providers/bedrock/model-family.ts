@@ -11,6 +11,11 @@ export interface BedrockModelTraits {
   thinking: 'adaptive' | 'budget' | 'none';
   /** Converse's `outputConfig.textFormat` JSON schema: Claude 4.5 and newer and the open-weight families the docs list. */
   nativeJsonSchema: boolean;
+  /**
+   * Prompt caching (`cachePoint` blocks): Claude 3.5 Haiku, 3.7 and newer, and Amazon Nova, as the
+   * Bedrock prompt-caching guide lists them (https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html).
+   */
+  promptCache: boolean;
 }
 
 // Cross-region inference profiles prefix the model id with a geography (`us.`, `eu.`, `apac.`, `global.`...).
@@ -51,7 +56,8 @@ export function bedrockModelTraits(model: string): BedrockModelTraits {
       vendor, ...(version !== undefined ? { claudeVersion: version } : {}),
       thinking: current ? 'adaptive' : version >= 37 ? 'budget' : 'none',
       nativeJsonSchema: current || version >= 45,
+      promptCache: current || version >= 37 || id.includes('claude-3-5-haiku'),
     };
   }
-  return { vendor, thinking: 'none', nativeJsonSchema: NATIVE_JSON_VENDORS.has(vendor) };
+  return { vendor, thinking: 'none', nativeJsonSchema: NATIVE_JSON_VENDORS.has(vendor), promptCache: vendor === 'amazon' && id.startsWith('amazon.nova') };
 }

@@ -22,19 +22,20 @@ const failure = (fn: () => unknown): RouterError => {
 
 describe('bedrock model ids', () => {
   it.each([
-    ['anthropic.claude-3-haiku-20240307-v1:0', 'anthropic', 30, 'none', false],
-    ['us.anthropic.claude-3-7-sonnet-20250219-v1:0', 'anthropic', 37, 'budget', false],
-    [CLAUDE_45, 'anthropic', 45, 'budget', true],
-    [CLAUDE_46, 'anthropic', 46, 'adaptive', true],
-    ['arn:aws:bedrock:us-east-1:123456789012:inference-profile/eu.anthropic.claude-haiku-4-5-20251001-v1:0', 'anthropic', 45, 'budget', true],
-    ['arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-opus-4-20250514-v1:0', 'anthropic', 40, 'budget', false],
-    ['anthropic.claude-mythos-5', 'anthropic', 50, 'adaptive', true],
-    ['meta.llama3-70b-instruct-v1:0', 'meta', undefined, 'none', false],
-    ['us.amazon.nova-pro-v1:0', 'amazon', undefined, 'none', false],
-    ['qwen.qwen3-32b-v1:0', 'qwen', undefined, 'none', true],
-    ['arn:aws:bedrock:us-east-1:123456789012:provisioned-model/abc123xyz', '', undefined, 'none', false],
-  ] as const)('reads %s as vendor %j, Claude %s, thinking %s, native JSON schema %s', (model, vendor, version, thinking, native) => {
-    expect(bedrockModelTraits(model)).toEqual({ vendor, ...(version !== undefined ? { claudeVersion: version } : {}), thinking, nativeJsonSchema: native });
+    ['anthropic.claude-3-haiku-20240307-v1:0', 'anthropic', 30, 'none', false, false],
+    ['us.anthropic.claude-3-7-sonnet-20250219-v1:0', 'anthropic', 37, 'budget', false, true],
+    [CLAUDE_45, 'anthropic', 45, 'budget', true, true],
+    [CLAUDE_46, 'anthropic', 46, 'adaptive', true, true],
+    ['arn:aws:bedrock:us-east-1:123456789012:inference-profile/eu.anthropic.claude-haiku-4-5-20251001-v1:0', 'anthropic', 45, 'budget', true, true],
+    ['arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-opus-4-20250514-v1:0', 'anthropic', 40, 'budget', false, true],
+    ['anthropic.claude-mythos-5', 'anthropic', 50, 'adaptive', true, true],
+    ['meta.llama3-70b-instruct-v1:0', 'meta', undefined, 'none', false, false],
+    ['us.amazon.nova-pro-v1:0', 'amazon', undefined, 'none', false, true],
+    ['qwen.qwen3-32b-v1:0', 'qwen', undefined, 'none', true, false],
+    ['arn:aws:bedrock:us-east-1:123456789012:provisioned-model/abc123xyz', '', undefined, 'none', false, false],
+    ['anthropic.claude-3-5-haiku-20241022-v1:0', 'anthropic', 35, 'none', false, true],
+  ] as const)('reads %s as vendor %j, Claude %s, thinking %s, native JSON schema %s, prompt caching %s', (model, vendor, version, thinking, native, promptCache) => {
+    expect(bedrockModelTraits(model)).toEqual({ vendor, ...(version !== undefined ? { claudeVersion: version } : {}), thinking, nativeJsonSchema: native, promptCache });
   });
 
   it('takes the model id out of an inference-profile ARN and drops the geography prefix', () => {
@@ -241,5 +242,42 @@ describe('bedrock request: reasoning', () => {
 
   it('maps no reasoning for models other than Claude', () => {
     expect(converseInput({ ...base, model: 'us.amazon.nova-pro-v1:0', reasoning: { effort: 'high' } })).not.toHaveProperty('additionalModelRequestFields');
+  });
+});
+
+describe('prompt-cache breakpoints as cachePoint blocks', () => {
+  const point = { cachePoint: { type: 'default' } };
+  const hour = { cachePoint: { type: 'default', ttl: '1h' } };
+  const cached: ProviderRequest = {
+    model: CLAUDE_45,
+    messages: [
+      { role: 'system', content: 'You are terse.', cache: {} },
+      { role: 'user', content: [{ type: 'text', text: 'Long document.', cache: { ttl: '1h' } }, { type: 'text', text: 'Question?' }] },
+      { role: 'assistant', content: null, toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }], cache: {} },
+      { role: 'tool', toolCallId: 'call_1', content: '18 C', cache: {} },
+      { role: 'user', content: 'And tomorrow?', cache: {} },
+    ],
+    tools: [{ ...weather, cache: {} }],
+  };
+
+  it('puts a cachePoint after each marked system block, content part, message and tool, with its ttl', () => {
+    const input = converseInput(cached);
+    expect(input.system).toEqual([{ text: 'You are terse.' }, point]);
+    expect(input.messages).toEqual([
+      { role: 'user', content: [{ text: 'Long document.' }, hour, { text: 'Question?' }] },
+      { role: 'assistant', content: [{ toolUse: { toolUseId: bedrockToolId('call_1'), name: 'get_weather', input: { city: 'Paris' } } }, point] },
+      { role: 'user', content: [{ toolResult: { toolUseId: bedrockToolId('call_1'), content: [{ text: '18 C' }], status: 'success' } }, point, { text: 'And tomorrow?' }, point] },
+    ]);
+    expect(input.toolConfig!.tools).toEqual([expect.objectContaining({ toolSpec: expect.objectContaining({ name: 'get_weather' }) }), point]);
+  });
+
+  it('sends no cachePoint to a model without prompt caching on Bedrock (Converse would refuse it)', () => {
+    const input = converseInput({ ...cached, model: 'meta.llama3-70b-instruct-v1:0' });
+    expect(JSON.stringify(input)).not.toContain('cachePoint');
+    expect(input.system).toEqual([{ text: 'You are terse.' }]);
+  });
+
+  it('adds nothing for a request without breakpoints', () => {
+    expect(JSON.stringify(converseInput(base))).not.toContain('cachePoint');
   });
 });

@@ -3,6 +3,7 @@ import type { JSONSchema, ToolChoice } from '../../src/types.js';
 import { bareSchema, closedObjectSchema } from '../shared/json-schema.js';
 import { unsupported } from '../shared/content-source.js';
 import type { ProviderRequest, ProviderTool } from '../types.js';
+import { cachePointsFor } from './cache-point.js';
 import type { ConverseHistory } from './messages.js';
 
 /** The tool a structured answer is asked for on a model without `outputConfig.textFormat`. */
@@ -69,13 +70,15 @@ function jsonTool(request: ProviderRequest, where: { provider: string; model: st
  * then, unless the history holds tool blocks (Converse refuses those without a `toolConfig`), when
  * they are sent with no choice. A history that calls tools the request does not define gets a
  * stand-in definition for each. `jsonTool`: the structured answer goes as the forced `json` tool.
+ * A tool's `cache` is a `cachePoint` after its `toolSpec`, on models with prompt caching.
  */
 export function converseToolConfig(request: ProviderRequest, history: ConverseHistory, jsonToolAnswer: boolean, where: { provider: string; model: string }): ToolConfiguration | undefined {
   if (jsonToolAnswer) return { tools: [...historyTools(history), jsonTool(request, where)], toolChoice: { tool: { name: JSON_TOOL_NAME } } };
   const tools = request.tools ?? [];
   if (tools.length > 0 && (request.toolChoice !== 'none' || history.hasToolBlocks)) {
     const choice = request.toolChoice === 'none' ? undefined : toolChoiceOf(request.toolChoice);
-    return { tools: tools.map(toolSpec), ...(choice ? { toolChoice: choice } : {}) };
+    const cachePoints = cachePointsFor(where.model);
+    return { tools: tools.flatMap((t) => [toolSpec(t), ...cachePoints(t.cache)]), ...(choice ? { toolChoice: choice } : {}) };
   }
   if (!history.hasToolBlocks) return undefined;
   return { tools: historyTools(history) };

@@ -7,6 +7,7 @@ function providerTool(tool: Tool): ProviderTool {
   const out: ProviderTool = { name: tool.name, parameters: toJSONSchema(tool.parameters) };
   if (tool.description !== undefined) out.description = tool.description;
   if (tool.strict !== undefined) out.strict = tool.strict;
+  if (tool.cache) out.cache = tool.cache;
   return out;
 }
 

@@ -14,20 +14,24 @@ const jsonSchemaOrZod = z.custom<object>((v) => typeof v === 'object' && v !== n
 const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]+$/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
+const cache = z.object({ ttl: z.enum(['5m', '1h']).optional() }).strict().optional();
+
 const contentPart = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text'), text }).strict(),
+  z.object({ type: z.literal('text'), text, cache }).strict(),
   z.object({
     type: z.literal('image'),
     url: z.string().refine((u) => u.startsWith('https://') || u.startsWith('http://') || DATA_IMAGE.test(u), {
       message: 'expected an http(s) URL or a data:image/{png,jpeg,gif,webp};base64 URL',
     }),
     detail: z.enum(['auto', 'low', 'high']).optional(),
+    cache,
   }).strict(),
   z.object({
     type: z.literal('file'),
     data: z.string().min(1).regex(/^[A-Za-z0-9+/=\s]+$/, { message: 'expected base64 (without a data: prefix)' }),
     mediaType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, { message: 'expected a media type such as application/pdf' }),
     filename: z.string().min(1).optional(),
+    cache,
   }).strict(),
 ]);
 
@@ -38,8 +42,8 @@ const toolCall = z.object({
 }).strict();
 
 const messageSchema = z.discriminatedUnion('role', [
-  z.object({ role: z.enum(['system', 'developer']), content: text }).strict(),
-  z.object({ role: z.literal('user'), content: z.union([text, z.array(contentPart).min(1)]) }).strict(),
+  z.object({ role: z.enum(['system', 'developer']), content: text, cache }).strict(),
+  z.object({ role: z.literal('user'), content: z.union([text, z.array(contentPart).min(1)]), cache }).strict(),
   z.object({
     role: z.literal('assistant'),
     content: text.nullable(),
@@ -50,8 +54,9 @@ const messageSchema = z.discriminatedUnion('role', [
       z.object({ api: z.literal('openai-responses'), items: z.array(z.unknown()) }).strict(),
       z.object({ api: z.literal('gemini'), blocks: z.array(z.unknown()) }).strict(),
     ]).optional(),
+    cache,
   }).strict(),
-  z.object({ role: z.literal('tool'), toolCallId: z.string().min(1), content: text, isError: z.boolean().optional() }).strict(),
+  z.object({ role: z.literal('tool'), toolCallId: z.string().min(1), content: text, isError: z.boolean().optional(), cache }).strict(),
 ]);
 
 const toolSchema = z.object({
@@ -59,6 +64,7 @@ const toolSchema = z.object({
   description: z.string().optional(),
   parameters: jsonSchemaOrZod,
   strict: z.boolean().optional(),
+  cache,
 }).strict();
 
 const positiveMs = z.number().positive().max(MAX_TIMER_MS, { message: `at most ${MAX_TIMER_MS} ms (about 24.8 days): a longer timer overflows` });

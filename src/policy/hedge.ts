@@ -4,6 +4,7 @@ import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Timer } from '../types.js';
 import type { AttemptValue, CallKind } from './call-kind.js';
+import { ChainError } from './chain-error.js';
 import { runChain, type ChainAnswer } from './run-chain.js';
 
 /**
@@ -31,14 +32,11 @@ interface Branch<T> {
 const movesOn = (err: unknown) => err instanceof RouterError && (err.kind === 'exhausted' || err.kind === 'unsupported');
 
 /** The `exhausted` / `unsupported` of both branches as one error, as a walk of the whole chain would have thrown. */
-function combined(call: Call, first: RouterError, second: RouterError): RouterError {
-  const why = (e: RouterError) => e.message.replace(/^[^:]*: /, '');
+function combined(call: Call, first: RouterError, second: RouterError): ChainError {
+  const failures = (e: RouterError) => (e instanceof ChainError ? e.failures : [`${e.kind}${e.status ? ` ${e.status}` : ''}`]);
   const kind = first.kind === 'unsupported' && second.kind === 'unsupported' ? 'unsupported' : 'exhausted';
   const soonest = [first.retryAfterMs, second.retryAfterMs].filter((ms): ms is number => ms !== undefined);
-  const message = kind === 'unsupported'
-    ? `no target of chain "${call.chain}" can carry this request: ${why(first)}; ${why(second)}`
-    : `every target of chain "${call.chain}" failed or was skipped: ${why(first)}; ${why(second)}`;
-  return new RouterError(kind, message, {
+  return new ChainError(kind, call.chain, [...failures(first), ...failures(second)], {
     attempts: call.attempts, cause: second.cause ?? second, code: second.code,
     ...(soonest.length > 0 ? { retryAfterMs: Math.min(...soonest) } : {}),
   });

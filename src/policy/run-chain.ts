@@ -1,9 +1,10 @@
-import { RouterError } from '../errors.js';
+import type { RouterError } from '../errors.js';
 import { targetRef } from '../observe/event-refs.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AttemptSlot } from './attempt-slot.js';
 import type { AttemptValue, CallKind } from './call-kind.js';
+import { ChainError } from './chain-error.js';
 import { runTarget } from './run-target.js';
 import type { TargetRuntime } from './target-runtime.js';
 
@@ -23,7 +24,7 @@ export interface ChainAnswer<T> {
  * reasons hands over to the next; anything else is thrown by the target's pipeline as it is. When
  * every target is used up the call throws `exhausted`, with `retryAfterMs` = the soonest a target is
  * known to accept; when every target refused the request as `unsupported`, it throws `unsupported`
- * naming each target's reason.
+ * naming each target's reason. Both are a `ChainError`, its `failures` the per-target reasons.
  */
 export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Call, kind: CallKind<P, T>): Promise<ChainAnswer<T>> {
   const targets = call.targets;
@@ -55,7 +56,7 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
 
   // No target could carry the request at all (a file type no adapter takes): no capacity will fix that.
   if (allRefused && refusals) {
-    throw new RouterError('unsupported', `no target of chain "${call.chain}" can carry this request: ${refusals.join('; ')}`, { attempts: call.attempts, cause: last });
+    throw new ChainError('unsupported', call.chain, refusals, { attempts: call.attempts, cause: last });
   }
 
   // Nothing is left but a target behind an open breaker: rather than fail for certain, try it once if
@@ -68,7 +69,7 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
     (failures ??= []).push(`${opened.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''} (last resort)`);
   }
 
-  throw new RouterError('exhausted', `every target of chain "${call.chain}" failed or was skipped: ${(failures ?? []).join('; ')}`, {
+  throw new ChainError('exhausted', call.chain, failures ?? [], {
     attempts: call.attempts, retryAfterMs: soonestMs, cause: last, code: last?.kind,
   });
 }

@@ -4,6 +4,7 @@ import type { RouterEvents } from '../../src/observe/events.js';
 import { createRouter, type Router } from '../../src/router.js';
 import type { StreamEvent } from '../../src/calls/stream.js';
 import { fakeRequests } from '../../src/testing/index.js';
+import { ChainError } from '../../src/policy/chain-error.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 
@@ -158,6 +159,35 @@ describe('a hedged chain', () => {
     expect(err).toMatchObject({ kind: 'exhausted' });
     expect((err as Error).message).toBe('every target of chain "default" failed or was skipped: slow:m server 503; fast:m rate_limited 429 (back in 1.0 s)');
     expect(err).toMatchObject({ retryAfterMs: 1_000 });
+    // Both legs' failures as data: the walk's reasons list and one attempt each.
+    expect(err).toBeInstanceOf(ChainError);
+    expect((err as ChainError).failures).toEqual(['slow:m server 503', 'fast:m rate_limited 429 (back in 1.0 s)']);
+    expect(trail(err as ChainError)).toEqual(expect.arrayContaining([['slow', false, 'server', false], ['fast', false, 'rate_limited', true]]));
+    expect((err as ChainError).attempts).toHaveLength(2);
+  });
+
+  it('combines the failures of both legs when each leg walked several targets', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    const router = createRouter({
+      providers: {
+        slow: { type: 'fake', script: [{ fail: 'server', status: 503, latencyMs: 300 }] },
+        fast: { type: 'fake', script: [{ fail: 'server', status: 502, latencyMs: 400 }] },
+        last: { type: 'fake', script: [{ fail: 'timeout', latencyMs: 10 }] },
+      },
+      chains: { default: { steps: ['slow:m', 'fast:m', 'last:m'], hedge: { afterMs: 200, maxExtraPercent: 100 } } } as unknown as SwitchyardConfig['chains'],
+      retry: { maxAttempts: 1 },
+    }, { logger: captureLogger().logger, clock });
+    closers.push(() => router.close());
+    const outcome = router.chat(ask()).then(() => undefined, (e: unknown) => e);
+    await advance(clock, 300);
+    await advance(clock, 300);
+    await advance(clock, 100);
+    const err = await outcome as ChainError;
+    expect(err).toBeInstanceOf(ChainError);
+    expect(err.kind).toBe('exhausted');
+    expect(err.failures.map((f) => f.split(' ').slice(0, 2).join(' '))).toEqual(['slow:m server', 'fast:m server', 'last:m timeout']);
+    expect(err.message).toBe(`every target of chain "default" failed or was skipped: ${err.failures.join('; ')}`);
+    expect(trail(err).map(([p, ok, kind]) => [p, ok, kind])).toEqual(expect.arrayContaining([['slow', false, 'server'], ['fast', false, 'server'], ['last', false, 'timeout']]));
   });
 
   it('sends at most maxExtraPercent of the chain\'s calls as hedges over a rolling 10 s', async () => {

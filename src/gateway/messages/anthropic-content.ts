@@ -1,16 +1,32 @@
 import { isRecord } from '../../convert/convert-error.js';
 import { checkTypes as checkWireTypes, type WireType } from '../../convert/wire-types.js';
-import type { ContentPart, Message, ToolCall } from '../../types.js';
+import type { CacheBreakpoint, ContentPart, Message, ToolCall } from '../../types.js';
 import { invalid, unsupported, wrongType } from './wire-error.js';
 
 const checkTypes = (body: Record<string, unknown>, types: Record<string, WireType>, prefix: string) => checkWireTypes(body, types, prefix, invalid);
 
 /**
- * Keys a content block may carry besides those it is read for, accepted and dropped: `cache_control`
- * (a prompt-caching breakpoint: Switchyard sends none of its own to any provider) and `citations`
- * (what a text block of an answer carries when it is sent back).
+ * Keys a content block may carry besides those it is read for: `cache_control` (a prompt-caching
+ * breakpoint, read by `cacheOf` into the router's `cache` marker) and `citations` (what a text block
+ * of an answer carries when it is sent back; dropped).
  */
 const IGNORED = new Set(['cache_control', 'citations']);
+
+/**
+ * A block's (or tool's) `cache_control: {type: 'ephemeral', ttl?}` as the router's cache breakpoint;
+ * anything else there is a 400 naming it.
+ */
+export function cacheOf(cacheControl: unknown, path: string): { cache?: CacheBreakpoint } {
+  if (cacheControl === undefined || cacheControl === null) return {};
+  if (!isRecord(cacheControl) || cacheControl.type !== 'ephemeral') throw wrongType(path, '{"type": "ephemeral"} (with an optional ttl)', cacheControl);
+  for (const key of Object.keys(cacheControl)) if (key !== 'type' && key !== 'ttl' && cacheControl[key] !== undefined) throw unsupported(`${path}.${key}`, 'no Switchyard equivalent');
+  const ttl = cacheControl.ttl;
+  if (ttl === undefined || ttl === null) return { cache: {} };
+  if (ttl !== '5m' && ttl !== '1h') throw wrongType(`${path}.ttl`, '"5m" or "1h"', ttl);
+  return { cache: { ttl } };
+}
+
+const blockCache = (block: Record<string, unknown>, path: string) => cacheOf(block.cache_control, `${path}.cache_control`);
 
 /** What each block type is read for; any other key is refused, naming it. */
 const BLOCK_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -100,14 +116,14 @@ function userTurn(content: unknown, path: string): Converted[] {
     const at = `${path}.content[${i}]`;
     const block = blockOf(b, at);
     switch (block.type) {
-      case 'text': parts.push({ type: 'text', text: textOf(block, at) }); break;
-      case 'image': parts.push(imageOf(block, at)); break;
-      case 'document': parts.push(documentOf(block, at)); break;
+      case 'text': parts.push({ type: 'text', text: textOf(block, at), ...blockCache(block, at) }); break;
+      case 'image': parts.push({ ...imageOf(block, at), ...blockCache(block, at) }); break;
+      case 'document': parts.push({ ...documentOf(block, at), ...blockCache(block, at) }); break;
       case 'tool_result': {
         if (typeof block.tool_use_id !== 'string') throw wrongType(`${at}.tool_use_id`, 'the id of the tool_use it answers', block.tool_use_id);
         checkTypes(block, { is_error: 'boolean' }, `${at}.`);
         const text = toolResultText(block.content, `${at}.content`);
-        results.push({ message: { role: 'tool', toolCallId: block.tool_use_id, content: text, ...(block.is_error === true ? { isError: true } : {}) }, path: at });
+        results.push({ message: { role: 'tool', toolCallId: block.tool_use_id, content: text, ...(block.is_error === true ? { isError: true } : {}), ...blockCache(block, at) }, path: at });
         break;
       }
       default: throw unsupported(at, `a ${block.type} block is not allowed in a user turn`);
@@ -118,16 +134,24 @@ function userTurn(content: unknown, path: string): Converted[] {
   return results;
 }
 
-/** An assistant turn: text and tool_use blocks; thinking blocks keep the whole turn verbatim for Anthropic targets. */
+/**
+ * An assistant turn: text and tool_use blocks; thinking blocks keep the whole turn verbatim for
+ * Anthropic targets (`cache_control` included). A `cache_control` on any of its blocks is the turn's
+ * `cache`: a breakpoint after the turn's last block (the later place; the prefix cached is the same
+ * or longer).
+ */
 function assistantTurn(content: unknown, path: string): Converted {
   if (typeof content === 'string') return { message: { role: 'assistant', content }, path };
   if (!Array.isArray(content)) throw wrongType(`${path}.content`, 'a string or an array of content blocks', content);
   let text = '';
   let thinking = false;
+  let cache: { cache?: CacheBreakpoint } = {};
   const calls: ToolCall[] = [];
   content.forEach((b, i) => {
     const at = `${path}.content[${i}]`;
     const block = blockOf(b, at);
+    const marked = blockCache(block, at);
+    if (marked.cache) cache = marked;
     switch (block.type) {
       case 'text': text += textOf(block, at); break;
       case 'tool_use':
@@ -148,6 +172,7 @@ function assistantTurn(content: unknown, path: string): Converted {
       role: 'assistant',
       content: text === '' && calls.length > 0 ? null : text,
       ...(calls.length > 0 ? { toolCalls: calls } : {}),
+      ...cache,
       // Thinking must go back to Anthropic exactly as it came, signatures and order included.
       ...(thinking ? { providerParts: { api: 'anthropic' as const, blocks: content } } : {}),
     },
@@ -155,16 +180,24 @@ function assistantTurn(content: unknown, path: string): Converted {
   };
 }
 
-/** The `system` prompt: a string or text blocks, as one system message. */
+/**
+ * The `system` prompt: a string or text blocks, as one system message; when a block carries
+ * `cache_control`, one system message per block, each with its own `cache`, so an Anthropic target
+ * gets the same blocks with the same breakpoints.
+ */
 export function systemOf(system: unknown): Converted[] {
   if (system === undefined || system === null) return [];
   if (typeof system === 'string') return system === '' ? [] : [{ message: { role: 'system', content: system }, path: 'system' }];
   if (!Array.isArray(system)) throw wrongType('system', 'a string or an array of text blocks', system);
-  const text = system.map((b, i) => {
+  const blocks = system.map((b, i) => {
     const block = blockOf(b, `system[${i}]`);
     if (block.type !== 'text') throw unsupported(`system[${i}]`, 'the system prompt takes text blocks only');
-    return textOf(block, `system[${i}]`);
-  }).join('\n\n');
+    return { text: textOf(block, `system[${i}]`), ...blockCache(block, `system[${i}]`), path: `system[${i}]` };
+  });
+  if (blocks.some((b) => b.cache)) {
+    return blocks.filter((b) => b.text !== '').map((b) => ({ message: { role: 'system', content: b.text, ...(b.cache ? { cache: b.cache } : {}) }, path: b.path }));
+  }
+  const text = blocks.map((b) => b.text).join('\n\n');
   return text === '' ? [] : [{ message: { role: 'system', content: text }, path: 'system' }];
 }
 

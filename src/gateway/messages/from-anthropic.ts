@@ -1,7 +1,7 @@
 import { isRecord } from '../../convert/convert-error.js';
 import { checkTypes, type WireType } from '../../convert/wire-types.js';
 import type { ChatRequest, ReasoningOptions, Tool, ToolChoice } from '../../types.js';
-import { messagesOf, systemOf } from './anthropic-content.js';
+import { cacheOf, messagesOf, systemOf } from './anthropic-content.js';
 import { invalid, unsupported, wrongType } from './wire-error.js';
 
 /** The JSON type of every top-level field read; a value of another type is a 400 naming the field. */
@@ -11,15 +11,20 @@ const TYPES: Readonly<Record<string, WireType>> = {
   thinking: 'object', output_config: 'object', service_tier: 'string', inference_geo: 'string', speed: 'string', cache_control: 'object',
   context_management: 'object',
 };
-/** Anthropic-only tuning with no cross-provider meaning: sent as written to Anthropic targets (`providerOptions.anthropic`), dropped for others. */
-const PASSED_TO_ANTHROPIC = new Set(['top_k', 'service_tier', 'inference_geo', 'speed']);
 /**
- * Accepted and dropped: `cache_control` (automatic prompt caching; Switchyard places no cache
- * breakpoints on any provider), `context_management` (Anthropic's server-side trimming of old
- * thinking and tool results, which Claude Code sends by default: without it the model sees the
- * whole history, which costs tokens but means the same) and `stream` (the route's to act on).
+ * Anthropic-only tuning with no cross-provider meaning: sent as written to Anthropic targets
+ * (`providerOptions.anthropic`), dropped for others. The top-level `cache_control` (automatic
+ * prompt caching: Anthropic places the breakpoint itself) is one.
  */
-const READ = new Set(['model', 'max_tokens', 'messages', 'system', 'stream', 'stop_sequences', 'temperature', 'top_p', 'tools', 'tool_choice', 'metadata', 'thinking', 'output_config', 'cache_control', 'context_management']);
+const PASSED_TO_ANTHROPIC = new Set(['top_k', 'service_tier', 'inference_geo', 'speed', 'cache_control']);
+/**
+ * Accepted and dropped: `context_management` (Anthropic's server-side trimming of old thinking and
+ * tool results, which Claude Code sends by default; the Anthropic SDK's Messages types (1.x, non-beta)
+ * have no such field, so it is not passed on: without it the model sees the whole history, which
+ * costs tokens but means the same) and `stream` (the route's to act on). `cache_control` on blocks
+ * and tools is read into the router's `cache` breakpoints (anthropic-content.ts).
+ */
+const READ = new Set(['model', 'max_tokens', 'messages', 'system', 'stream', 'stop_sequences', 'temperature', 'top_p', 'tools', 'tool_choice', 'metadata', 'thinking', 'output_config', 'context_management']);
 const TOOL_KEYS = new Set(['name', 'description', 'input_schema', 'strict', 'type', 'cache_control', 'eager_input_streaming']);
 const EFFORT: Readonly<Record<string, ReasoningOptions['effort']>> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max: 'high' };
 
@@ -38,6 +43,7 @@ function toolOf(tool: unknown, path: string): Tool {
     ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
     parameters: isRecord(tool.input_schema) ? tool.input_schema : { type: 'object', properties: {} },
     ...(typeof tool.strict === 'boolean' ? { strict: tool.strict } : {}),
+    ...cacheOf(tool.cache_control, `${path}.cache_control`),
   };
 }
 

@@ -6,9 +6,9 @@ import type { Logger } from '../../observe/logger.js';
 import type { ChatRequest, ChatResult } from '../../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from '../context.js';
 import { errorReply, gatewayError, type WireParam } from '../error-reply.js';
+import { SseWriter } from '../sse-writer.js';
 import { chainOf, type GatewayState } from '../state.js';
 import type { Conversations } from './conversations.js';
-import { EventWriter } from './event-writer.js';
 import { newResponseId } from './ids.js';
 import { referencedIds } from './input-items.js';
 import { responsesCall, type ResponsesCall } from './parse-request.js';
@@ -135,33 +135,33 @@ async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyR
 
   reply.hijack();
   reply.raw.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts: start.attempts.length, upstreamRequestId: start.requestId }) });
-  const out = new EventWriter(reply.raw);
+  const out = new SseWriter(reply.raw);
   const translate = new ResponsesEvents(turn.meta);
   try {
-    await out.events(translate.start());
+    await out.named(translate.start());
     for (;;) {
       next = await events.next();
       if (next.done || out.gone) break;
       const event = next.value;
       if (event.type === 'interrupted') {
         context.kind = event.error.kind;
-        await out.events(translate.fail(event.error.code ?? event.error.kind, event.error.message));
+        await out.named(translate.fail(event.error.code ?? event.error.kind, event.error.message));
         break;
       }
       if (event.type === 'done') {
         const closing = translate.finish(event.result, nowS());
         // Kept before the client hears it is complete: its next request may continue it at once.
         await keep(turn, event.result, closing.at(-1)!.response as { output: unknown[] });
-        await out.events(closing);
+        await out.named(closing);
         break;
       }
-      const wrote = out.events(translate.push(event));
+      const wrote = out.named(translate.push(event));
       if (wrote) await wrote;
     }
   } catch (err) {
     // Past the headers an error can only be an event; the router itself ends every stream with one.
     const { body } = errorReply(err);
-    await out.events(translate.fail(body.error.code ?? 'server_error', body.error.message));
+    await out.named(translate.fail(body.error.code ?? 'server_error', body.error.message));
   } finally {
     out.end();
     // A client that went away: stop reading, so the router aborts the upstream request and frees its slot.
