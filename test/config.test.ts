@@ -18,13 +18,13 @@ const errorOf = (fn: () => unknown): RouterError => {
 describe('resolveConfig', () => {
   it('fills every default but providers and chains', () => {
     const c = resolveConfig({ providers: { f: { type: 'fake' } }, chains: { default: ['f:m'] } });
-    expect(c.retry).toEqual({ maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 8000, maxInlineWaitMs: 5000, retryTimeouts: false, cooldownMs: 1000, onInvalidOutput: 'throw' });
+    expect(c.retry).toEqual({ maxAttempts: 3, baseDelayMs: 250, maxDelayMs: 8000, maxInlineWaitMs: 5000, retryTimeouts: false, cooldownMs: 1000, onInvalidOutput: 'throw', budgetPercent: 20, budgetMinRetries: 50 });
     expect(c.breaker).toEqual({ scope: 'provider', errorThresholdPercentage: 50, volumeThreshold: 5, windowMs: 10_000, resetTimeoutMs: 5_000, consecutiveFailures: 5, lastResort: true, shared: false });
     expect(c.quota).toEqual({ parkMs: 600_000 });
     expect(c.store).toEqual({ type: 'memory' });
     expect(c.log).toEqual({ level: 'info', logPrompts: false });
     expect(c.prices).toEqual({});
-    expect(c.chains.default).toEqual([{ provider: 'f', model: 'm', key: 'f:m', maxTokens: undefined, temperature: undefined, maxAttempts: 3 }]);
+    expect(c.chains.default).toEqual([{ provider: 'f', model: 'm', key: 'f:m', maxTokens: undefined, temperature: undefined, maxAttempts: 3, budgetPercent: 20 }]);
   });
 
   it('throws a config error naming every failing path at once', () => {

@@ -7,10 +7,13 @@ import type { BenchContext, BenchScenario } from '../lib/scenario.js';
 import { countBetween, SimProcess, total, type SimTimeline } from '../lib/sim-process.js';
 import { quantile } from '../lib/stats.js';
 
-const ARMS = ['router', 'sdk-retries', 'plain-backoff'] as const;
+const ARMS = ['router', 'router-brownout', 'sdk-retries', 'plain-backoff'] as const;
 type ArmName = (typeof ARMS)[number];
+/** The documented brownout setting (docs/reliability.md): a retry budget that lets each call retry as the SDK would. */
+const BROWNOUT_RETRY = { budgetPercent: 100 } as const;
 const LABEL: Record<ArmName, string> = {
-  router: 'Switchyard (one target, defaults)',
+  router: 'Switchyard (one target, defaults: retry budget 20%)',
+  'router-brownout': 'Switchyard (one target, retry.budgetPercent 100)',
   'sdk-retries': 'SDK retries (maxRetries 2)',
   'plain-backoff': 'plain backoff (4 attempts, full jitter)',
 };
@@ -66,11 +69,12 @@ export const retryStorm: BenchScenario = {
         const breakerEvents: Array<{ atMs: number; state: string }> = [];
         let job: () => Promise<unknown>;
         let close = async () => {};
-        if (arm === 'router') {
+        if (arm === 'router' || arm === 'router-brownout') {
           const router = benchRouter({
             providers: { up: { type: 'openai', apiKey: API_KEY, baseURL: sim.baseURL('up'), timeoutMs: 5_000, limits: ROOMY_LIMITS } },
             chains: { default: [`up:${MODEL}`] },
             log: { level: 'silent' },
+            ...(arm === 'router-brownout' ? { retry: BROWNOUT_RETRY } : {}),
           });
           router.on('breaker', (e) => breakerEvents.push({ atMs: Date.now(), state: e.state }));
           job = () => routerCall(router, req);
@@ -110,9 +114,17 @@ export const retryStorm: BenchScenario = {
       r.arm === 'router' ? '1' : `${num(get('router').amplification / r.amplification, 2)}x`,
     ]);
     const router = get('router');
+    const brownout = get('router-brownout');
     const naive = get('sdk-retries');
+    const failed = (r: ArmResult) => r.failedDuring / Math.max(1, r.logicalDuring);
+    const budgetCheck = (what: string, r: ArmResult, maxFailed: number, maxAttempts: number) => check(
+      what, `≤ ${pct(maxFailed)} failed at ≤ ${num(maxAttempts, 2)} attempts a call`, `${pct(failed(r))} at ${num(r.amplification, 2)}`,
+      failed(r) <= maxFailed && r.amplification <= maxAttempts,
+      [failed(r) > maxFailed ? `${pct(failed(r) - maxFailed)} more failed` : '', r.amplification > maxAttempts ? `${num(r.amplification - maxAttempts, 2)} attempts over` : ''].filter(Boolean).join(', '),
+    );
     const targets: TargetCheck[] = [
-      check('router amplification during the incident', '≤ 1.1x', `${num(router.amplification, 2)}x`, router.amplification <= 1.1, `${num(router.amplification - 1.1, 2)} over`),
+      budgetCheck('router, retry budget at its default (20%)', router, 0.4, 1.25),
+      budgetCheck('router, documented brownout setting (retry.budgetPercent 100)', brownout, 0.15, 1.8),
       check('router time back to steady state', '≤ 2 s', router.recoveryMs === undefined ? 'not reached' : seconds(router.recoveryMs),
         router.recoveryMs !== undefined && router.recoveryMs <= 2_000, router.recoveryMs === undefined ? 'never within the run' : `${num((router.recoveryMs - 2_000) / 1000)} s over`),
       check('router failures to the caller during the incident', '≤ SDK retries\'', `${pct(router.failedDuring / Math.max(1, router.logicalDuring))} vs ${pct(naive.failedDuring / Math.max(1, naive.logicalDuring))}`,
@@ -120,8 +132,8 @@ export const retryStorm: BenchScenario = {
     ];
     const notes = [
       `Failed calls by kind (whole run): ${results.map((r) => `${r.arm}: ${Object.entries(r.failures).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`).join('; ')}.`,
-      `Attempts per logical request in the incident before the router's breaker opened: ${results.map((r) => `${r.arm} ${num(r.amplificationWhileClosed, 2)}`).join(', ')} (after it opened the router sent nothing and failed every call at once).`,
-      `Router breaker transitions (s after the incident began; it healed at ${incidentMs / 1000} s): ${router.breakerEvents.map((e) => `${e.state} at ${num(e.sinceIncidentMs / 1000, 1)}`).join(', ') || 'none'}.`,
+      `Attempts per logical request in the incident before the router's breaker opened: ${results.map((r) => `${r.arm} ${num(r.amplificationWhileClosed, 2)}`).join(', ')} (after it opened, the router's calls go to the target as a last resort under adaptive throttling, retried within the budget).`,
+      ...[router, brownout].map((r) => `${r.arm} breaker transitions (s after the incident began; it healed at ${incidentMs / 1000} s): ${r.breakerEvents.map((e) => `${e.state} at ${num(e.sinceIncidentMs / 1000, 1)}`).join(', ') || 'none'}.`),
     ];
     return {
       name: 'retry-storm', title: this.title,
@@ -130,7 +142,7 @@ export const retryStorm: BenchScenario = {
         `Load: open loop, ${ratePerSec} logical requests per second (latency counts from when each was due), ${preMs / 1000} s before the incident, then until ${minPostMs / 1000} s after it heals (longer while the router's breaker is not closed, up to ${maxPostMs / 1000} s).`,
         'Amplification = upstream attempts (counted at the simulator) during the incident ÷ logical requests due during it.',
         `Steady state = from that moment on, every ${BUCKET_MS} ms bucket of logical requests (by due time) has ≥ 99% successes and ≤ 1.05 upstream attempts per logical request, for at least ${steadyForMs / 1000} s; "time back" counts from the heal.`,
-        'Router: one target (same upstream as the baselines), retries, breaker and budgets at their defaults (breaker opens above 50% failures over 10 s with ≥ 5 outcomes or after 5 failures in a row; one probe every 5 s; last resort under adaptive throttling).',
+        'Router: one target (same upstream as the baselines), retries, breaker and budgets at their defaults (3 attempts; retry budget 20% of first attempts over 10 s plus 50 retries a window; breaker opens above 50% failures over 10 s with ≥ 5 outcomes or after 5 failures in a row; one probe every 5 s; last resort under adaptive throttling, retrying within the budget). The brownout arm differs only in `retry: { budgetPercent: 100 }`.',
       ],
       tables: [{
         columns: ['arm', 'attempts per logical request (incident)', 'failed calls (incident)', 'failed calls (after heal)', 'p99 latency (incident)', 'time back to steady state', '503 / 200 answers (incident)', 'router amplification ÷ this'],

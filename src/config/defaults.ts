@@ -14,6 +14,8 @@ export const DEFAULTS = Object.freeze({
     retryTimeouts: false,
     cooldownMs: 1_000,
     onInvalidOutput: 'throw' as 'throw' | 'next',
+    budgetPercent: 20,
+    budgetMinRetries: 50,
   }),
   breaker: Object.freeze({
     scope: 'provider' as 'provider' | 'target',

@@ -15,6 +15,8 @@ export interface Target {
   maxTokens?: number;
   temperature?: number;
   maxAttempts: number;
+  /** The retry budget's percentage for this target (`budgetPercent`, else `retry.budgetPercent`). */
+  budgetPercent: number;
   /** Set on the members of a pool step: consecutive targets with one pool id form the pool. */
   pool?: { id: string; pick: 'headroom' | 'round_robin' };
 }
@@ -110,7 +112,7 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
     providers[name] = withHiddenKeys({ ...provider, name }, provider.apiKey, resolvedApiKey);
   }
 
-  type Step = string | { provider: string; model: string; maxTokens?: number; temperature?: number; maxAttempts?: number };
+  type Step = string | { provider: string; model: string; maxTokens?: number; temperature?: number; maxAttempts?: number; budgetPercent?: number };
   const target = (step: Step, path: string, pool?: Target['pool']): Target => {
     const ref = typeof step === 'string' ? splitTarget(step) : step;
     if (!Object.hasOwn(providers, ref.provider)) {
@@ -120,6 +122,7 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
     const out: Target = {
       provider: ref.provider, model: ref.model, key: `${ref.provider}:${ref.model}`,
       maxTokens: options.maxTokens, temperature: options.temperature, maxAttempts: options.maxAttempts ?? config.retry.maxAttempts,
+      budgetPercent: options.budgetPercent ?? config.retry.budgetPercent,
     };
     if (pool) out.pool = pool;
     return out;

@@ -271,6 +271,8 @@ const targetObject = z.object({
   temperature: z.number().min(0).max(2).optional(),
   /** Attempts on this target before falling through (overrides `retry.maxAttempts`). */
   maxAttempts: positiveInt.optional(),
+  /** This target's retry budget (overrides `retry.budgetPercent`). */
+  budgetPercent: z.number().min(0).max(1000).optional(),
 }).strict();
 
 const targetString = z.string().regex(/^[^:]+:.+$/, { message: "expected 'provider:model'" });
@@ -328,6 +330,15 @@ export const retrySchema = z.object({
   cooldownMs: nonNegativeMs.default(DEFAULTS.retry.cooldownMs),
   /** An answer that fails to parse or validate: thrown (`throw`), or the next target is tried (`next`). @default 'throw' */
   onInvalidOutput: z.enum(['throw', 'next']).default(DEFAULTS.retry.onInvalidOutput),
+  /**
+   * Retry budget: retries to one target (attempt 2 and later, after a 5xx, a transport failure or a
+   * retried timeout) over a rolling 10 s stay under this percentage of its first attempts, plus
+   * `budgetMinRetries`; 0 turns those retries off (a chain step's `budgetPercent` overrides). 429s
+   * wait on the provider's hint instead and are not counted. @default 20
+   */
+  budgetPercent: z.number().min(0).max(1000).default(DEFAULTS.retry.budgetPercent),
+  /** Retries to one target the budget allows over any 10 s whatever its percentage, so a quiet target can still retry. @default 50 */
+  budgetMinRetries: z.number().int().min(0).default(DEFAULTS.retry.budgetMinRetries),
 }).strict();
 
 export const breakerSchema = z.object({

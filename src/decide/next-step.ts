@@ -26,6 +26,12 @@ export interface NextStepInput {
   maxAttempts: number;
   /** Time left before the caller's deadline, if it set one. */
   remainingMs?: number;
+  /**
+   * Whether the target's retry budget (`retryBudgetAllows`) has room for one more retry after a
+   * server failure; false falls through instead. 429s wait on their hint and are not budgeted.
+   * Absent: room.
+   */
+  retryBudget?: boolean;
   policy: NextStepPolicy;
   random?: () => number;
 }
@@ -40,7 +46,7 @@ export interface BlockOrder {
 
 export type NextStep =
   | { action: 'retry'; delayMs: number; breaker: 'failure' | 'neutral' }
-  | { action: 'fall_through'; breaker: 'failure' | 'neutral'; block?: BlockOrder }
+  | { action: 'fall_through'; breaker: 'failure' | 'neutral'; block?: BlockOrder; refused?: 'retry_budget' }
   | { action: 'throw'; breaker: 'failure' | 'neutral' };
 
 /**
@@ -87,6 +93,10 @@ export function nextStep(input: NextStepInput): NextStep {
     return { action: 'fall_through', breaker, block: cooling(hint) };
   }
   const delayMs = hint !== undefined ? jitteredHintMs(hint, random) : backoffMs(attempt - 1, policy, random);
-  if (attemptsLeft && fits(delayMs)) return { action: 'retry', delayMs, breaker };
+  if (attemptsLeft && fits(delayMs)) {
+    // Past the retry budget a retry would add load to a target that is already failing: move on.
+    if (input.retryBudget === false) return { action: 'fall_through', breaker, refused: 'retry_budget' };
+    return { action: 'retry', delayMs, breaker };
+  }
   return { action: 'fall_through', breaker };
 }

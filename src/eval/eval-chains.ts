@@ -40,7 +40,7 @@ export function withEvalChains(config: SwitchyardConfig, chain: string, selector
   const chains = { ...config.chains };
   for (const t of targets) {
     chains[evalChainName(t)] = [{
-      provider: t.provider, model: t.model, maxAttempts: t.maxAttempts,
+      provider: t.provider, model: t.model, maxAttempts: t.maxAttempts, budgetPercent: t.budgetPercent,
       ...(t.maxTokens !== undefined ? { maxTokens: t.maxTokens } : {}),
       ...(t.temperature !== undefined ? { temperature: t.temperature } : {}),
     }];

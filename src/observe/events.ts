@@ -80,6 +80,11 @@ export interface RouterEvents {
     responseModel?: string;
     /** USD this attempt cost, from its usage at its target's price (absent when either is unknown). */
     costUsd?: number;
+    /**
+     * A server failure with attempts left that the target's retry budget (`retry.budgetPercent`) has
+     * no room to retry: the call moves on to the next target (or fails as `exhausted`).
+     */
+    retryBudgetSpent?: true;
   };
   /** The same target will be tried again after `delayMs`. */
   retry: TargetRef & { attempt: number; kind: ErrorKind; delayMs: number; hintMs?: number };

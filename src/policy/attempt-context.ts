@@ -13,6 +13,8 @@ export interface FallThrough {
   error: RouterError;
   /** Milliseconds until this target is known to accept again (cooling, parked, circuit open). */
   availableInMs?: number;
+  /** A retry was due but the target's retry budget had no room (`retry.budgetPercent`). */
+  retryBudgetSpent?: boolean;
 }
 
 /** How a target ended. On success with `keepsAttempt`, the caller owns the attempt's slot and must end it. */

@@ -22,16 +22,21 @@ async function afterFailure<P, T extends AttemptValue>(a: AttemptContext<P, T>, 
   const { rt, call, target } = a;
   if (a.cause === 'caller' || a.cause === 'deadline' || a.cause === 'closed') throw abortError(a.cause, call, target, error);
 
+  const now = rt.clock.now();
   const step = nextStep({
     kind: error.kind, code: error.code, retryAfterMs: error.retryAfterMs, attempt: a.attempt,
-    remainingMs: call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - rt.clock.now(),
-    maxAttempts: a.lastResort ? 1 : target.target.maxAttempts,
+    remainingMs: call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - now,
+    // A last resort past an open circuit retries too, within the budget (half-open probes go on as before).
+    maxAttempts: target.target.maxAttempts,
+    retryBudget: target.retryWindow.allows(now, target.target.budgetPercent, rt.config.retry.budgetMinRetries),
     policy: rt.retryPolicy, random: rt.random,
   });
   if (step.action === 'throw') throw error.with({ attempts: call.attempts });
 
   const ref = { chain: call.chain, provider: target.target.provider, model: target.target.model };
   if (step.action === 'retry') {
+    // Only server failures are budgeted: a 429's retry waits on the provider's own hint.
+    if (step.breaker === 'failure') target.retryWindow.retried(now);
     rt.logger.debug({ callId: call.id, ...ref, attempt: a.attempt, kind: error.kind, status: error.status, code: error.code, delayMs: Math.round(step.delayMs) }, 'retrying the same target');
     if (rt.events.has('retry')) rt.events.emit('retry', { ...targetRef(call, target), attempt: a.attempt, kind: error.kind, delayMs: step.delayMs, hintMs: error.retryAfterMs });
     try {
@@ -44,10 +49,12 @@ async function afterFailure<P, T extends AttemptValue>(a: AttemptContext<P, T>, 
     return 'retry';
   }
 
+  if (step.refused === 'retry_budget') {
+    rt.logger.debug({ callId: call.id, ...ref, attempt: a.attempt, kind: error.kind, status: error.status, ...target.retryWindow.counts(now), budgetPercent: target.target.budgetPercent }, 'retry budget spent: not retrying the same target');
+  }
   // Only a provider's answer cools an endpoint or parks a provider: an unsent request told it nothing.
   const order = a.sent ? step.block : undefined;
   if (order) {
-    const now = rt.clock.now();
     const key = order.scope === 'provider' ? target.parkedKey : a.endpoint.coolingKey;
     await rt.store.setBlock(key, { reason: order.reason, untilMs: now + order.forMs, cause: error.code ?? error.kind }, now);
     if (order.reason === 'parked') {
@@ -55,5 +62,5 @@ async function afterFailure<P, T extends AttemptValue>(a: AttemptContext<P, T>, 
       if (rt.events.has('quota')) rt.events.emit('quota', { ...targetRef(call, target), code: error.code, status: error.status, parkedForMs: order.forMs, requestId: error.requestId });
     }
   }
-  return { ok: false, error: error.with({ attempts: call.attempts }), availableInMs: order?.forMs };
+  return { ok: false, error: error.with({ attempts: call.attempts }), availableInMs: order?.forMs, ...(step.refused ? { retryBudgetSpent: true } : {}) };
 }

@@ -42,12 +42,19 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
     provider: target.target.provider, model: target.target.model, ok: !error, kind: error?.kind, status: error?.status,
     waitedMs, latencyMs, requestId, ...(call.hedge ? { hedge: true as const } : {}),
   });
+  // The retry budget's deposits: a call's first attempt on this target (its retries are counted when let through).
+  if (a.attempt === 1) target.retryWindow.first(now);
   const { events } = rt;
   if (events.has('attempt')) {
+    // A server failure the budget would not retry says so here (the decision table then falls through).
+    const budgetSpent = error !== undefined && outcomeOf(a as AttemptContext<unknown, AttemptValue>) === 'failure' && a.attempt < target.target.maxAttempts
+      && (error.kind !== 'timeout' || rt.retryPolicy.retryTimeouts)
+      && !target.retryWindow.allows(now, target.target.budgetPercent, rt.config.retry.budgetMinRetries);
     events.emit('attempt', {
       ...targetRef(call, target), attempt: a.attempt, ok: !error, kind: error?.kind, status: error?.status, code: error?.code,
       latencyMs, requestId, startedAtMs: a.sentAtMs, usage: value?.usage, costUsd: rt.spend.costOf(target, value?.usage),
       responseModel: (value as { model?: unknown } | undefined)?.model as string | undefined,
+      ...(budgetSpent ? { retryBudgetSpent: true as const } : {}),
     });
   }
   if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', { ...targetRef(call, target), ...rateLimit });

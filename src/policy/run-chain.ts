@@ -45,7 +45,8 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
     if (outcome.error.kind !== 'unsupported') allRefused = false;
     else if (allRefused) (refusals ??= []).push(`${target.target.key}: ${outcome.error.message}`);
     if (outcome.availableInMs !== undefined) soonestMs = Math.min(soonestMs ?? Infinity, Math.max(0, outcome.availableInMs));
-    (failures ??= []).push(`${target.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''}${describe(outcome.availableInMs)}`);
+    const spent = outcome.retryBudgetSpent ? ` (retry budget of ${target.target.budgetPercent}% spent)` : '';
+    (failures ??= []).push(`${target.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''}${describe(outcome.availableInMs)}${spent}`);
     const next = targets[i + 1]?.target;
     const ref = { chain: call.chain, provider: target.target.provider, model: target.target.model };
     rt.logger.info({ callId: call.id, ...ref, kind: outcome.error.kind, status: outcome.error.status, code: outcome.error.code, to: next?.key }, next ? 'falling through to the next target' : 'last target of the chain failed');
@@ -66,7 +67,8 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
     const outcome = await runTarget(rt, call, opened, kind, true);
     if (outcome.ok) return { value: outcome.value, target: opened, slot: outcome.slot };
     last = outcome.error;
-    (failures ??= []).push(`${opened.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''} (last resort)`);
+    const spent = outcome.retryBudgetSpent ? `, retry budget of ${opened.target.budgetPercent}% spent` : '';
+    (failures ??= []).push(`${opened.target.key} ${outcome.error.kind}${outcome.error.status ? ` ${outcome.error.status}` : ''} (last resort${spent})`);
   }
 
   throw new ChainError('exhausted', call.chain, failures ?? [], {

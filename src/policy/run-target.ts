@@ -20,6 +20,13 @@ import type { TargetRuntime } from './target-runtime.js';
  */
 const STEPS: readonly Step[] = [gate, admit, reserveSpend, sendAttempt, recordOutcome, decide];
 
+/** Requests this call already sent to the target: a last resort past its open circuit goes on counting from there. */
+function sentTo(call: Call, target: TargetRuntime): number {
+  let n = 0;
+  for (const x of call.attempts) if (!x.skipped && x.provider === target.target.provider && x.model === target.target.model) n++;
+  return n;
+}
+
 /** Runs one target of a call until it answers, falls through, or throws. */
 export async function runTarget<P, T extends AttemptValue>(
   rt: Runtime, call: Call, target: TargetRuntime, kind: CallKind<P, T>, lastResort = false,
@@ -36,7 +43,7 @@ export async function runTarget<P, T extends AttemptValue>(
     rt, call, target, kind, lastResort, payload,
     endpoint: kind.endpoint(target),
     attemptTimeoutMs: Math.min(target.attemptTimeoutMs, kind.attemptTimeoutMs(call, target)),
-    attempt: 1, startedAtMs: 0, sentAtMs: 0, sent: false,
+    attempt: lastResort ? 1 + sentTo(call, target) : 1, startedAtMs: 0, sentAtMs: 0, sent: false,
   };
   for (;;) {
     a.startedAtMs = rt.clock.now();

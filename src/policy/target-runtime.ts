@@ -5,6 +5,7 @@ import type { ResolvedConfig, ResolvedProvider, Target } from '../config/index.j
 import type { BudgetLimits } from '../store/state-store.js';
 import type { RateLimitSnapshot } from '../types.js';
 import type { AdaptiveThrottle } from './adaptive-throttle.js';
+import { RetryWindow } from './retry-window.js';
 import { BudgetLevel } from './budget-level.js';
 import type { Budget } from './budget.js';
 import type { Breakers } from './breakers.js';
@@ -44,6 +45,8 @@ export interface TargetRuntime {
   /** Shared by every target of the provider (or this target alone, with breaker scope `target`). */
   readonly breaker: CircuitBreaker;
   readonly throttle: AdaptiveThrottle;
+  /** First attempts and retries over the last 10 s, for the retry budget (shared by targets of one `provider:model`). */
+  readonly retryWindow: RetryWindow;
   readonly chat: Endpoint;
   readonly embeddings: Endpoint;
   /** The store key that parks the whole provider after a quota or billing error (billing is per account). */
@@ -101,6 +104,12 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
     }
     return e;
   };
+  const windows = new Map<string, RetryWindow>();
+  const retryWindow = (key: string): RetryWindow => {
+    let w = windows.get(key);
+    if (!w) windows.set(key, (w = new RetryWindow()));
+    return w;
+  };
   const chains = new Map<string, TargetRuntime[]>();
   for (const [name, targets] of Object.entries(config.chains)) {
     chains.set(name, targets.map((target) => {
@@ -109,7 +118,7 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
       const { breaker, throttle } = breakers.pair(breakers.keyFor(target.provider, target.key));
       const timeoutMs = provider.timeoutMs ?? DEFAULTS.provider.timeoutMs;
       return {
-        target, provider, adapter, breaker, throttle,
+        target, provider, adapter, breaker, throttle, retryWindow: retryWindow(target.key),
         chat: endpoint(target.key, pooled.has(target.key), () => chatLimits(provider, target.model)),
         embeddings: endpoint(`${target.key}#embeddings`, pooled.has(target.key), () => embeddingLimits(provider)),
         parkedKey: `provider:${target.provider}`,

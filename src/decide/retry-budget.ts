@@ -1,0 +1,43 @@
+/**
+ * The retry budget's verdict (`retry.budgetPercent`): may one more retry go to a target, given what
+ * was sent to it over the rolling window? Pure: the counts come from the window's bookkeeping
+ * (src/policy/retry-window.ts).
+ *
+ * The references, and where this one differs:
+ * - Finagle's RetryBudget (https://twitter.github.io/finagle/guide/Clients.html#retries, the
+ *   `RetryBudget` scaladoc): every request deposits, every retry withdraws; a retry is allowed while
+ *   withdrawals stay under `percentCanRetry` of deposits over a `ttl` (10 s), plus a floor of
+ *   `minRetriesPerSec` (10 a second by default) so a quiet client can still retry.
+ * - Envoy's retry_budget (https://www.envoyproxy.io/docs/envoy/latest/api-v3/config/cluster/v3/circuit_breaker.proto,
+ *   `RetryBudget`): `budget_percent` (20% by default) of active requests may be retries, with
+ *   `min_retry_concurrency` (3) as the floor.
+ * Here: retries over the last 10 s stay under `budgetPercent` of the first attempts over the same
+ * 10 s, plus a floor of `retry.budgetMinRetries` retries a window (50 by default: five a second, half
+ * of Finagle's default). A quiet target (a few calls a second) retries nearly every failure on the
+ * floor, where 20% of its handful of first attempts would allow none; a busy one barely feels it (at
+ * 200 calls a second in a 50% brownout the floor adds 2.5% of load to the 20%, where Finagle's
+ * 10 a second would add 5% and take it past 1.25 attempts a call). `budgetPercent: 0` turns retries
+ * off altogether, floor included.
+ */
+
+/** Retries a window allows on top of the percentage by default (`retry.budgetMinRetries`). */
+export const RETRY_BUDGET_FLOOR = 50;
+
+/** The window's counts for one target. */
+export interface RetryBudgetInput {
+  /** First attempts sent to the target over the window (a call's attempt 1 on it). */
+  firstAttempts: number;
+  /** Retries already let through over the window (attempt 2 and later). */
+  retries: number;
+  /** The target's `budgetPercent` (0-100, or more: 100 lets each first attempt retry once on average). */
+  budgetPercent: number;
+  /** Retries the window allows whatever the percentage (`retry.budgetMinRetries`); RETRY_BUDGET_FLOOR when absent. */
+  floor?: number;
+}
+
+/** Whether one more retry fits the budget. */
+export function retryBudgetAllows(input: RetryBudgetInput): boolean {
+  if (input.budgetPercent <= 0) return false;
+  const allowed = (input.firstAttempts * input.budgetPercent) / 100 + (input.floor ?? RETRY_BUDGET_FLOOR);
+  return input.retries + 1 <= allowed;
+}
