@@ -20,6 +20,18 @@ describe('BudgetLevel', () => {
     expect(level.share(T0 + 1_000)).toBeCloseTo(0.1);
   });
 
+  it('gets back what an attempt that was not sent took, never past the burst', () => {
+    const level = BudgetLevel.of(paced({ rpm: 60, tpm: 60_000 }))!;
+    for (let i = 0; i < 4; i++) level.took(one, T0);
+    expect(level.share(T0)).toBeCloseTo(0.6);
+    for (let i = 0; i < 4; i++) level.gaveBack(one);
+    expect(level.share(T0)).toBeCloseTo(1);
+    level.took(one, T0);
+    level.gaveBack(one);
+    level.gaveBack(one); // more than was taken: the bucket stays at its burst
+    expect(level.share(T0)).toBeCloseTo(1);
+  });
+
   it('takes the emptiest of its limits', () => {
     const level = BudgetLevel.of(paced({ rpm: 6_000, tpm: 60_000 }))!; // bursts: 100 requests, 1,000 tokens
     level.took(one, T0);

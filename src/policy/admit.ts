@@ -58,6 +58,6 @@ function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admi
   }
   slot.hold(permit);
   a.slot = slot;
-  a.endpoint.load.level?.took(a.tokens!, a.sentAtMs);
+  slot.took(a.tokens!, a.sentAtMs);
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { BreakerOutcome } from '../decide/breaker-verdict.js';
 import type { Call } from '../runtime/call.js';
+import type { TokenEstimate } from './budget.js';
 import type { Lease, SettleOutcome } from './admission.js';
 import type { BreakerPermit } from './circuit-breaker.js';
 import type { EndpointLoad, TargetRuntime } from './target-runtime.js';
@@ -19,6 +20,8 @@ export class AttemptSlot {
   private permit: BreakerPermit | undefined;
   private judged = false;
   private ended = false;
+  /** What this attempt took from its endpoint's local level (given back if it ends unsent). */
+  private tookTokens: TokenEstimate | undefined;
 
   constructor(private readonly lease: Lease, private readonly target: TargetRuntime, private readonly load: EndpointLoad, private readonly call: Call) {
     load.inflight++;
@@ -44,6 +47,13 @@ export class AttemptSlot {
     this.permit = permit;
   }
 
+  /** Charges the endpoint's local pacing level (pool ordering) with this attempt, once the breaker let it through. */
+  took(tokens: TokenEstimate, nowMs: number): void {
+    if (!this.load.level) return;
+    this.load.level.took(tokens, nowMs);
+    this.tookTokens = tokens;
+  }
+
   /**
    * Records the attempt's verdict into its breaker and the adaptive throttle, spending the permit:
    * the first verdict counts, later ones do nothing.
@@ -57,7 +67,8 @@ export class AttemptSlot {
 
   /**
    * Gives everything back: the in-flight count, the lease (settled with `outcome`: `sent: false`
-   * returns its requests and tokens) and an unjudged permit (as no verdict). Idempotent: only the
+   * returns its requests and tokens, to the store and to the local level) and an unjudged permit
+   * (as no verdict). Idempotent: only the
    * first call acts, so every path that may end an attempt can call it. Synchronous (undefined)
    * with the memory store.
    */
@@ -65,6 +76,7 @@ export class AttemptSlot {
     if (this.ended) return undefined;
     this.ended = true;
     this.load.inflight--;
+    if (!outcome.sent && this.tookTokens) this.load.level?.gaveBack(this.tookTokens);
     if (!this.judged && this.permit !== undefined) {
       this.judged = true;
       this.target.breaker.record(this.permit, 'neutral', this.call);

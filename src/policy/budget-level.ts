@@ -35,6 +35,16 @@ export class BudgetLevel {
     }
   }
 
+  /** An admitted attempt was not sent after all (a spend refusal, a failure before sending): what `took` took comes back. */
+  gaveBack(tokens: TokenEstimate): void {
+    // No refill first: capped at the burst either way, refilling before or after gives the same level.
+    for (let d = 0; d < LIMITS.length; d++) {
+      const pace = this.paces[d];
+      if (!pace) continue;
+      pace.giveBack(cost(d, tokens));
+    }
+  }
+
   /** The store refused an attempt for one of the limits: that bucket is empty now, whatever this process counted. */
   refused(reason: RefusalReason, nowMs: number): void {
     const pace = this.pace(LIMITS.indexOf(reason as (typeof LIMITS)[number]), nowMs);

@@ -42,7 +42,13 @@ describe.each(ERROR_KINDS.map((kind) => [kind, ERROR_FACTS[kind]] as const))('%s
 
   it('BullMQ: cancels what is not retryable, snoozes what clears with time, leaves the rest to the queue', () => {
     const verdict = jobVerdict(fail(kind, { retryAfterMs: 1_000 }));
-    if (!facts.retryable) expect(verdict).toEqual({ action: 'cancel' });
+    // The one exception, on purpose (issue 24, 5a): a full spend budget is not retryable (the gateway
+    // says x-should-retry: false), but a job can wait for its UTC day or month to turn, which its
+    // retryAfterMs says; without one it is cancelled.
+    if (kind === 'budget_exceeded') {
+      expect(verdict).toEqual({ action: 'snooze', delayMs: 1_000 });
+      expect(jobVerdict(fail(kind))).toEqual({ action: 'cancel' });
+    } else if (!facts.retryable) expect(verdict).toEqual({ action: 'cancel' });
     else if (facts.clearsWithTime) expect(verdict).toEqual({ action: 'snooze', delayMs: 1_000 });
     else expect(verdict).toEqual({ action: 'retry' });
   });

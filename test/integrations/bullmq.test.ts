@@ -4,10 +4,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { routerProcessor } from '../../src/integrations/bullmq/index.js';
 import type { JobVerdict } from '../../src/integrations/bullmq/index.js';
 import type { Router } from '../../src/router.js';
+import type { ChatRequest } from '../../src/types.js';
 import { OPENAI_PATH, openaiBodies } from '../support/fixtures.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
-import { ask, wireRouter } from '../support/wire-router.js';
+import { VirtualClock } from '../support/virtual-clock.js';
+import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 
 // A real BullMQ Worker on a real redis-server, calling a router whose openai provider talks to a
 // loopback upstream through the real SDK. BullMQ's delays are real time, so they are kept to tens of
@@ -40,7 +42,10 @@ interface Settled {
 }
 
 /** A queue and a worker running `routerProcessor` around a router call, and the job's settled outcome. */
-async function runJob(router: Router, chain: string, jobOptions: { attempts: number; backoff?: { type: 'fixed'; delay: number } }) {
+async function runJob(
+  router: Router, chain: string, jobOptions: { attempts: number; backoff?: { type: 'fixed'; delay: number } },
+  options: { request?: Partial<ChatRequest>; onVerdict?: (verdict: JobVerdict) => void } = {},
+) {
   const name = `jobs-${randomUUID()}`;
   const connection = { host: '127.0.0.1', port: redis.port };
   const verdicts: JobVerdict[] = [];
@@ -48,8 +53,11 @@ async function runJob(router: Router, chain: string, jobOptions: { attempts: num
   const settled = new Promise<Settled>((resolve) => (settle = resolve));
   const queue = new Queue(name, { connection });
   open.push({ close: () => router.close() }, queue);
-  const worker = new Worker(name, routerProcessor(async () => (await router.chat({ ...ask('Summarise the ticket'), chain })).text, {
-    onVerdict: (_job, verdict) => verdicts.push(verdict),
+  const worker = new Worker(name, routerProcessor(async () => (await router.chat({ ...ask('Summarise the ticket'), chain, ...options.request })).text, {
+    onVerdict: (_job, verdict) => {
+      verdicts.push(verdict);
+      options.onVerdict?.(verdict);
+    },
   }), { connection });
   open.push(worker);
   worker.on('completed', (job, result) => settle({ state: 'completed', job, result }));
@@ -75,6 +83,29 @@ describe('routerProcessor on a real BullMQ worker', () => {
     expect(outcome.job.attemptsStarted).toBe(2);
     expect(outcome.job.attemptsMade).toBe(1);
     expect(up.count(OPENAI_PATH)).toBe(2);
+  });
+
+  it('delays a job its tenant\'s spend budget refuses until the UTC day turns, without spending an attempt, then completes it', async () => {
+    // The router's clock is virtual, 50 ms before midnight UTC; the snooze's wait passes on it when
+    // the job is delayed (BullMQ's own delay is real time: the same 50 ms).
+    const clock = new VirtualClock({ startMs: Date.parse('2026-11-28T23:59:59.950Z') });
+    const { router, openai } = wireRouter(up, {
+      prices: { 'gpt-4o-mini': { inputPerMTok: 10_000, outputPerMTok: 10_000 } }, // a cent a token: an answer costs $0.29
+      tenants: { batch: { spend: { usdPerDay: 0.4 } } },
+    }, { clock });
+    const request = { tenant: 'batch', maxTokens: 10 };
+    await router.chat({ ...ask('Summarise the ticket'), chain: 'openai-only', ...request }); // $0.29 of the day's $0.40
+    expect((await rejectionOf(router.chat({ ...ask('Summarise the ticket'), chain: 'openai-only', ...request }))).kind).toBe('budget_exceeded');
+    const { outcome, verdicts } = await runJob(router, 'openai-only', { attempts: 1 }, {
+      request, onVerdict: (v) => void (v.action === 'snooze' && clock.advance(v.delayMs)),
+    });
+
+    expect(verdicts).toEqual([{ action: 'snooze', delayMs: 50 }]);
+    expect(outcome.state).toBe('completed');
+    // Snoozed once, then run on the new day: no attempt spent on the refusal, one request sent for the job.
+    expect(outcome.job.attemptsStarted).toBe(2);
+    expect(outcome.job.attemptsMade).toBe(1);
+    expect(openai()).toBe(2);
   });
 
   it('fails a quota job once, as unrecoverable, after exactly one upstream request', async () => {

@@ -15,6 +15,9 @@ describe('jobVerdict', () => {
     ['an exhausted chain skipped for a local budget', exhausted([tried('local_limit', true)], 800), { action: 'snooze', delayMs: 800 }],
     ['an exhausted chain behind an open breaker', exhausted([tried('circuit_open', true)], 5_000), { action: 'snooze', delayMs: 5_000 }],
     ['an exhausted chain with one target out of quota and one cooling', exhausted([tried('quota_exhausted'), tried('rate_limited')], 2_000), { action: 'snooze', delayMs: 2_000 }],
+    // A full spend budget: its retryAfterMs is when the blocking window (UTC day or month) turns.
+    ['a spend budget that is full until its day turns', new RouterError('budget_exceeded', 'full', { code: 'budget_exceeded', retryAfterMs: 3_600_000 }), { action: 'snooze', delayMs: 3_600_000 }],
+    ['a spend budget that is full, with no window end to wait for', new RouterError('budget_exceeded', 'full', { code: 'budget_exceeded' }), { action: 'cancel' }],
     ['a rate-limited error with a hint', new RouterError('rate_limited', '429', { retryAfterMs: 300 }), { action: 'snooze', delayMs: 300 }],
     ['an exhausted chain whose every target is out of quota', exhausted([tried('quota_exhausted'), tried('quota_exhausted', true)], 600_000), { action: 'cancel' }],
     ['an exhausted chain out of quota or unable to carry the request', exhausted([tried('unsupported', true), tried('quota_exhausted')], 600_000), { action: 'cancel' }],

@@ -33,13 +33,17 @@ function exhaustedVerdict(attempts: readonly Attempt[], code: string | undefined
 
 /**
  * Decides a failed job's fate from the error alone (pure): a RouterError the router says clears by
- * itself snoozes; quota, billing and caller faults cancel (an exhausted chain whose every target was
+ * itself snoozes; a spend budget that is full (`budget_exceeded`) snoozes until its blocking window
+ * (the UTC day or month) turns, which its `retryAfterMs` says, and cancels without one; quota,
+ * billing and caller faults cancel (an exhausted chain whose every target was
  * out of quota, could not carry the request or has a budget smaller than it, too); everything else
  * (5xx, timeouts, transport, aborts, invalid output, errors that are not the router's) is left to
  * the queue's retries. The kinds' facts come from ERROR_FACTS (src/errors.ts).
  */
 export function jobVerdict(err: unknown): JobVerdict {
   if (!isRouterError(err)) return { action: 'retry' };
+  // A full budget is no caller fault a job can fix, but its window turns: run the job again then.
+  if (err.kind === 'budget_exceeded') return known(err.retryAfterMs) ? { action: 'snooze', delayMs: err.retryAfterMs } : { action: 'cancel' };
   if (outForGood(err)) return { action: 'cancel' };
   if (err.kind === 'exhausted') return exhaustedVerdict(err.attempts, err.code, err.retryAfterMs);
   if (clearsByItself(err.kind) && known(err.retryAfterMs)) return { action: 'snooze', delayMs: err.retryAfterMs };

@@ -16,7 +16,8 @@ export interface RouterProcessorOptions {
 /**
  * Wraps a BullMQ processor that calls the router, so each failure gets the fate the router's error
  * calls for: a chain exhausted (or a target rate limited) with `retryAfterMs` moves the job to
- * delayed until then without spending an attempt (`job.moveToDelayed` + `DelayedError`); quota,
+ * delayed until then without spending an attempt (`job.moveToDelayed` + `DelayedError`), and so
+ * is one refused by a full spend budget, until its UTC day or month turns; quota,
  * billing and caller faults fail it at once (`UnrecoverableError`, the RouterError as its `cause`);
  * anything else is rethrown, so the queue's own `attempts` and `backoff` apply.
  * @example
