@@ -10,15 +10,8 @@ import type { ChatRequest } from '../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
 import { errorReply, gatewayError } from './error-reply.js';
 import { SseWriter } from './sse-writer.js';
+import { startStream } from './stream-start.js';
 import { chainOf, type GatewayState } from './state.js';
-
-const SSE_HEADERS = Object.freeze({
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  // nginx and similar proxies buffer responses unless told not to; a stream must flow as it comes.
-  'x-accel-buffering': 'no',
-});
 
 /** `POST /v1/chat/completions`: `model` names a chain; `stream: true` answers in server-sent events. */
 export function chatCompletions(state: GatewayState) {
@@ -69,22 +62,8 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
   const context = contextOf(request);
   // The chunks carry the text; `done` need not (the stream then holds none of it, at any length).
   const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
+  const { start, res } = await startStream(request, reply, state.draining, events);
   let next: IteratorResult<StreamEvent>;
-  try {
-    next = await events.next();
-  } catch (err) {
-    await events.return?.(undefined).catch(() => {});
-    throw err;
-  }
-  if (next.done || next.value.type !== 'start') throw new Error('the router stream did not start with a start event');
-  // The start event carries what the headers say: the attempts made, the committed request's id.
-  const start = next.value;
-  const attempts = start.attempts.length;
-  Object.assign(context, { provider: start.provider, model: start.model, attempts });
-
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts, upstreamRequestId: start.requestId }) });
   const out = new SseWriter(res);
   const options = params.stream_options as { include_usage?: unknown } | undefined;
   const chunker = openAIChunker({ includeUsage: options?.include_usage === true });
