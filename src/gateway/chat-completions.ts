@@ -9,6 +9,7 @@ import { isRouterError } from '../errors.js';
 import type { ChatRequest } from '../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
 import { errorReply, gatewayError } from './error-reply.js';
+import { rawBodyOf } from './raw-body.js';
 import { SseWriter } from './sse-writer.js';
 import { startStream } from './stream-start.js';
 import { chainOf, type GatewayState } from './state.js';
@@ -39,9 +40,17 @@ export function chatCompletions(state: GatewayState) {
       withCallerKey(chat, context.caller);
       chat.signal = context.controller?.signal;
       if (context.stream) return await streamAnswer(state, request, reply, chat, params);
+      // Pass-through: a target that takes the body as it is gets the client's bytes (see src/decide/pass-through.ts).
+      const text = rawBodyOf(request);
+      if (text !== undefined) chat.passThrough = { text, body: params };
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
-      const headers = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      const headers: Record<string, string> = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      if (result.raw !== undefined && (result.responseModel === undefined || result.responseModel === result.model)) {
+        // The upstream's answer as it came: its `model` is the one today's converted answer names.
+        headers['content-type'] = 'application/json; charset=utf-8';
+        return reply.headers(headers).send(result.raw);
+      }
       return reply.headers(headers).send(toOpenAI(result));
     } catch (err) {
       if (reply.sent) return reply;
