@@ -119,6 +119,20 @@ export interface ProviderRequest {
   reasoning?: ReasoningOptions;
   /** Merged verbatim into this provider's request body (the call's `providerOptions` for its type, then its name). */
   extraBody?: Record<string, unknown>;
+  /**
+   * Pass-through: the client's Chat Completions body, `model` already the target's, to send as it is
+   * instead of a body built from the fields above (which still hold what the router decides by).
+   * Set by the router only for a target whose `rawTarget` takes it and a body that needs no mapping.
+   */
+  raw?: string;
+}
+
+/** What an adapter says of a target that takes OpenAI Chat Completions bodies as they are (see `ProviderAdapter.rawTarget`). */
+export interface RawTarget {
+  /** `openai` (max_completion_tokens) or an `openai-compatible` server (max_tokens). */
+  dialect: 'openai' | 'openai-compatible';
+  /** A reasoning model, which refuses temperature, top_p and stop. */
+  reasoning: boolean;
 }
 
 /** What an adapter returns on success: the normalised answer plus the facts the policies read. */
@@ -135,6 +149,8 @@ export interface ProviderResponse {
   rateLimit?: RateLimitSnapshot;
   /** Content only this provider's API understands (thinking blocks), to round-trip on the next turn. */
   providerParts?: ProviderParts;
+  /** Pass-through: the response body exactly as the provider sent it (for a request sent `raw`). */
+  raw?: string;
 }
 
 /**
@@ -232,6 +248,8 @@ export interface ProviderAdapter {
   readonly traits: ProviderTraits;
   chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse>;
   stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent>;
+  /** Present when the adapter sends OpenAI Chat Completions bodies as they are to `model` (pass-through); undefined for one it must map. */
+  rawTarget?(model: string): RawTarget | undefined;
   /** Present when the provider has an embeddings API. */
   embed?(request: ProviderEmbedRequest, options: ProviderCallOptions): Promise<ProviderEmbedResponse>;
   close(): Promise<void>;

@@ -224,6 +224,13 @@ export interface ChatRequest {
   firstTokenTimeoutMs?: number;
   /** `false` bypasses the response cache for this call. @default true when `cache` is configured */
   cache?: boolean;
+  /**
+   * The gateway's pass-through: the client's OpenAI Chat Completions body as it came (`text`) and
+   * parsed (`body`, which the fields above were converted from). A target that takes it as it is
+   * (an OpenAI-compatible one, nothing to map: see src/decide/pass-through.ts) is sent `text` with
+   * only `model` rewritten; any other target gets the usual translated request.
+   */
+  passThrough?: { text: string; body: Record<string, unknown> };
 }
 
 /** The normalised answer, the same shape from every provider. `T` is the type of `object`. */
@@ -263,6 +270,8 @@ export interface ChatResult<T = unknown> {
    * had not answered. The attempt that answered says which won (`hedge: true` on the hedge's attempts).
    */
   hedged?: boolean;
+  /** Pass-through (a request with `passThrough` that a target took as it is): the provider's response body as it came. */
+  raw?: string;
 }
 
 /** A rate-limit window read from a response's headers. */

@@ -5,7 +5,7 @@ import { sdkRequestOptions } from '../shared/request-options.js';
 import { sendingFetch } from '../shared/send-hook.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { openAIBody } from './adapter-body.js';
-import { openAIClient } from './client.js';
+import { isAzure, openAIClient } from './client.js';
 import { embedOpenAI } from './embed.js';
 import { mapOpenAIError } from './map-error.js';
 import { openAIAnswer } from './response.js';
@@ -15,6 +15,8 @@ import { aliasedHeaders } from '../shared/presets/dialect.js';
 import { presetDialect } from '../shared/presets/dialects.js';
 import { withErrorEnvelope } from '../shared/presets/error-envelope.js';
 import { embeddedError } from './embedded-error.js';
+import { isReasoningModel } from './parameters.js';
+import { rawEndpoint, sendRaw } from './raw-chat.js';
 import { chatResponses } from './responses/chat.js';
 import type { ResponsesContext } from './responses/context.js';
 import { streamResponses } from './responses/stream.js';
@@ -50,19 +52,28 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
     map: mapper,
     rateLimits: (headers) => readRateLimits(headers, clock.now(), 'openai'),
   } : undefined;
+  // Pass-through: Chat Completions bodies sent as they are, where nothing about the provider maps them.
+  const raw = !responses && !dialect && !isAzure(provider) ? rawEndpoint(provider) : undefined;
 
   return {
     name: provider.name,
     type: provider.type,
     traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS, maxEmbeddingTokens: OPENAI_MAX_EMBEDDING_TOKENS, timeoutCoversBody: transport !== undefined },
+    ...(raw ? { rawTarget: (model: string) => ({ dialect: compatible ? 'openai-compatible' as const : 'openai' as const, reasoning: isReasoningModel(model) }) } : {}),
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       if (responses) return chatResponses(responses, request, options);
       const where = { provider: provider.name, model: request.model };
-      const body = openAIBody(request, compatible, provider.name);
       let data: OpenAI.ChatCompletion;
       let response: Response;
+      let body: string | undefined;
       try {
-        ({ data, response } = await client.chat.completions.create(body, sdkRequestOptions(options)).withResponse());
+        if (raw && request.raw !== undefined) {
+          response = await sendRaw(fetch, raw, request.raw, options, false);
+          body = await response.text();
+          data = JSON.parse(body) as OpenAI.ChatCompletion;
+        } else {
+          ({ data, response } = await client.chat.completions.create(openAIBody(request, compatible, provider.name), sdkRequestOptions(options)).withResponse());
+        }
       } catch (err) {
         throw mapper(request.model)(err);
       }
@@ -75,6 +86,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
         model: data.model ?? request.model,
         requestId: response.headers.get('x-request-id') ?? undefined,
         rateLimit: readRateLimits(headersOf(response.headers), clock.now(), compatible ? 'any' : 'openai'),
+        ...(body !== undefined ? { raw: body } : {}),
       };
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {

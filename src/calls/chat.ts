@@ -86,5 +86,6 @@ function shape(rt: Runtime, call: Call<ChatRequest>, { value, target, hedged }: 
   if (call.cost.usd !== undefined) result.costUsd = call.cost.usd;
   if ('object' in value) result.object = value.object;
   if (hedged) result.hedged = true;
+  if (value.raw !== undefined) result.raw = value.raw;
   return result;
 }

@@ -9,16 +9,10 @@ import { isRouterError } from '../errors.js';
 import type { ChatRequest } from '../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
 import { errorReply, gatewayError } from './error-reply.js';
+import { rawBodyOf } from './raw-body.js';
 import { SseWriter } from './sse-writer.js';
+import { startStream } from './stream-start.js';
 import { chainOf, type GatewayState } from './state.js';
-
-const SSE_HEADERS = Object.freeze({
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  // nginx and similar proxies buffer responses unless told not to; a stream must flow as it comes.
-  'x-accel-buffering': 'no',
-});
 
 /** `POST /v1/chat/completions`: `model` names a chain; `stream: true` answers in server-sent events. */
 export function chatCompletions(state: GatewayState) {
@@ -46,9 +40,17 @@ export function chatCompletions(state: GatewayState) {
       withCallerKey(chat, context.caller);
       chat.signal = context.controller?.signal;
       if (context.stream) return await streamAnswer(state, request, reply, chat, params);
+      // Pass-through: a target that takes the body as it is gets the client's bytes (see src/decide/pass-through.ts).
+      const text = rawBodyOf(request);
+      if (text !== undefined) chat.passThrough = { text, body: params };
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
-      const headers = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      const headers: Record<string, string> = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      if (result.raw !== undefined && (result.responseModel === undefined || result.responseModel === result.model)) {
+        // The upstream's answer as it came: its `model` is the one today's converted answer names.
+        headers['content-type'] = 'application/json; charset=utf-8';
+        return reply.headers(headers).send(result.raw);
+      }
       return reply.headers(headers).send(toOpenAI(result));
     } catch (err) {
       if (reply.sent) return reply;
@@ -69,22 +71,8 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
   const context = contextOf(request);
   // The chunks carry the text; `done` need not (the stream then holds none of it, at any length).
   const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
+  const { start, res } = await startStream(request, reply, state.draining, events);
   let next: IteratorResult<StreamEvent>;
-  try {
-    next = await events.next();
-  } catch (err) {
-    await events.return?.(undefined).catch(() => {});
-    throw err;
-  }
-  if (next.done || next.value.type !== 'start') throw new Error('the router stream did not start with a start event');
-  // The start event carries what the headers say: the attempts made, the committed request's id.
-  const start = next.value;
-  const attempts = start.attempts.length;
-  Object.assign(context, { provider: start.provider, model: start.model, attempts });
-
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts, upstreamRequestId: start.requestId }) });
   const out = new SseWriter(res);
   const options = params.stream_options as { include_usage?: unknown } | undefined;
   const chunker = openAIChunker({ includeUsage: options?.include_usage === true });

@@ -15,6 +15,7 @@ import { prometheusMetrics, type GatewayMetrics } from './metrics.js';
 import { messagesRoutes } from './messages/index.js';
 import { listModels, retrieveModel } from './models.js';
 import type { DrainReport, GatewayOptions } from './options.js';
+import { keepRawJsonBodies } from './raw-body.js';
 import { installRequestLog } from './request-log.js';
 import { conversationsOf } from './responses/conversations.js';
 import { responsesRoute, retrieveResponse } from './responses/route.js';
@@ -66,6 +67,7 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
     requestIdHeader: false,
     genReqId: () => reqPrefix + (++reqSeq).toString(36),
   });
+  keepRawJsonBodies(app);
   const state: GatewayState = { router, draining: false, createdAt: Math.floor(Date.now() / 1000) };
   const readiness = new Readiness(router);
   const drain = new Drain(app, state, options.drainMs ?? config.drainMs);

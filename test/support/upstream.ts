@@ -21,6 +21,8 @@ export interface SeenRequest {
   query?: string;
   headers: IncomingMessage['headers'];
   body: any;
+  /** The body's bytes as they came (UTF-8). */
+  text?: string;
   at: number;
 }
 
@@ -91,7 +93,7 @@ export class Upstream {
       body = raw ? JSON.parse(raw) : undefined;
     } catch {}
     const [path, query = ''] = (req.url ?? '/').split('?') as [string, string?];
-    const seen: SeenRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body, at: Date.now() };
+    const seen: SeenRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body, text: raw, at: Date.now() };
     const n = this.requests.push(seen);
     this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
     res.on('close', () => {

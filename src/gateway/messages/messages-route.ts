@@ -7,19 +7,13 @@ import type { ChatRequest } from '../../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from '../context.js';
 import { errorReply, gatewayError } from '../error-reply.js';
 import { SseWriter } from '../sse-writer.js';
+import { startStream } from '../stream-start.js';
 import { chainOf, type GatewayState } from '../state.js';
 import { anthropicErrorOf } from './anthropic-error.js';
 import { anthropicParam } from './anthropic-param.js';
 import { anthropicStreamer } from './anthropic-stream.js';
 import { fromAnthropic } from './from-anthropic.js';
 import { toAnthropic } from './to-anthropic.js';
-
-const SSE_HEADERS = Object.freeze({
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-});
 
 /** The body as a Messages request for its chain, or the error to answer with (nothing sent). */
 export function readMessagesBody(state: GatewayState, request: FastifyRequest): { chat: ChatRequest; paths: string[] } | { error: ReturnType<typeof errorReply> } {
@@ -73,22 +67,8 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
   const context = contextOf(request);
   // The events carry the text; `done` need not (the stream then holds none of it, at any length).
   const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
+  const { start, res } = await startStream(request, reply, state.draining, events);
   let next: IteratorResult<StreamEvent>;
-  try {
-    next = await events.next();
-  } catch (err) {
-    await events.return?.(undefined).catch(() => {});
-    throw err;
-  }
-  if (next.done || next.value.type !== 'start') throw new Error('the router stream did not start with a start event');
-  // The start event carries what the headers say: the attempts made, the committed request's id.
-  const start = next.value;
-  const attempts = start.attempts.length;
-  Object.assign(context, { provider: start.provider, model: start.model, attempts });
-
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts, upstreamRequestId: start.requestId }) });
   const out = new SseWriter(res);
   const streamer = anthropicStreamer();
   try {

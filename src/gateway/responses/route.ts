@@ -8,6 +8,7 @@ import { baseHeaders, contextOf, sendError, servedHeaders } from '../context.js'
 import { errorReply, gatewayError, type WireParam } from '../error-reply.js';
 import { SseWriter } from '../sse-writer.js';
 import { chainOf, type GatewayState } from '../state.js';
+import { startStream } from '../stream-start.js';
 import type { Conversations } from './conversations.js';
 import { newResponseId } from './ids.js';
 import { referencedIds } from './input-items.js';
@@ -16,13 +17,6 @@ import { completedResponse, type ResponseMeta } from './response-object.js';
 import { ResponsesEvents } from './stream-events.js';
 import { optionalString } from './wire-errors.js';
 import { responsesParam } from './wire-param.js';
-
-const SSE_HEADERS = Object.freeze({
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-});
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
@@ -120,22 +114,10 @@ async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyR
   const { state } = turn;
   const context = contextOf(request);
   const events = state.router.stream(chat)[Symbol.asyncIterator]();
-  let next: IteratorResult<StreamEvent>;
-  try {
-    next = await events.next();
-  } catch (err) {
-    await events.return?.(undefined).catch(() => {});
-    throw err;
-  }
-  if (next.done || next.value.type !== 'start') throw new Error('the router stream did not start with a start event');
-  const start = next.value;
-  // The start event carries what the headers say: the attempts made, the committed request's id.
-  Object.assign(context, { provider: start.provider, model: start.model, attempts: start.attempts.length });
+  const { start, res } = await startStream(request, reply, state.draining, events);
   turn.meta.model = start.model;
-
-  reply.hijack();
-  reply.raw.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, state.draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts: start.attempts.length, upstreamRequestId: start.requestId }) });
-  const out = new SseWriter(reply.raw);
+  let next: IteratorResult<StreamEvent>;
+  const out = new SseWriter(res);
   const translate = new ResponsesEvents(turn.meta);
   try {
     await out.named(translate.start());
