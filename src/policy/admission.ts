@@ -102,6 +102,8 @@ export class Admission {
   private readonly queues = new Map<string, FairQueue>();
   /** Per target budget with an ITPM limit: the share of input its answers lately had from the prompt cache. */
   private readonly cacheShares = new Map<string, number>();
+  /** Per target budget: until when no attempt of this process may take room in it (a cooling target waited out). */
+  private readonly holds = new Map<string, number>();
 
   constructor(
     /** The state store's budgets role, and whether other processes share it (waiters then poll). */
@@ -176,6 +178,27 @@ export class Admission {
     if (share !== undefined) this.cacheShares.set(budget.key, share);
   }
 
+  /**
+   * Holds a budget until `untilMs` (the clock's time): until then every attempt of this process
+   * that asks it for room queues in its fair queue (in arrival order and tenant shares), and the
+   * queue releases them when the hold ends, at the budget's pace. A later hold extends an earlier one.
+   */
+  hold(key: string, untilMs: number): void {
+    if (untilMs <= this.clock.now()) return;
+    if ((this.holds.get(key) ?? -Infinity) < untilMs) this.holds.set(key, untilMs);
+    this.queues.get(key)?.notify(); // its head re-reads the hold and sleeps until it ends
+  }
+
+  /** The refusal a held budget answers with, or undefined once the hold is over (it is then forgotten). */
+  private held(key: string): BudgetGrant | undefined {
+    const until = this.holds.get(key);
+    if (until === undefined) return undefined;
+    const inMs = until - this.clock.now();
+    if (inMs > 0) return { ok: false, reason: 'provider', retryInMs: inMs };
+    this.holds.delete(key);
+    return undefined;
+  }
+
   /** Callers waiting in any queue (for tests and diagnostics). */
   waiting(): number {
     let n = 0;
@@ -219,9 +242,9 @@ export class Admission {
     const queue = this.queues.get(budget.key);
     // Callers already queued go first: only with nobody waiting may a call take room directly (and
     // only when the fleet's shares do not hold its tenant back for another's).
-    const held = budget === ask.req.budget && this.fleet?.holds(budget.key, call.tenant.name);
-    if ((queue && queue.size > 0) || held) return this.wait(this.queueFor(budget.key), request, ask);
-    return andThen(this.store.acquireBudget(request, this.clock.now()), (grant) => {
+    const fleetHolds = budget === ask.req.budget && this.fleet?.holds(budget.key, call.tenant.name);
+    if ((queue && queue.size > 0) || fleetHolds) return this.wait(this.queueFor(budget.key), request, ask);
+    return andThen(this.held(budget.key) ?? this.store.acquireBudget(request, this.clock.now()), (grant) => {
       if (grant.ok || grant.reason === 'too_large') return grant;
       const maxWait = this.maxWaitMs(call, target);
       if (grant.retryInMs !== undefined && grant.retryInMs > maxWait) return grant;
@@ -263,7 +286,7 @@ export class Admission {
       };
       const waiter: Waiter = {
         tenant: call.tenant.name, share: call.tenant.share, done: false,
-        attempt: async () => (last = await this.store.acquireBudget(request, this.clock.now())),
+        attempt: async () => (last = this.held(request.key) ?? await this.store.acquireBudget(request, this.clock.now())),
         settle: (grant) => finish(grant),
         undo: () => void this.store.releaseBudget(request.key, request.leaseId, false, this.clock.now()),
       };

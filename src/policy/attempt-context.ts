@@ -39,6 +39,8 @@ export interface AttemptContext<P, T extends AttemptValue> {
   readonly endpoint: Endpoint;
   /** One attempt past an open breaker, as adaptive throttling allowed (set by the chain, never by callers). */
   readonly lastResort: boolean;
+  /** The chain waits for this target: a cooling endpoint queues the call (admission's hold) instead of skipping it. */
+  readonly waitsOutCooling?: boolean;
   /** The bound on one attempt: the target's `timeoutMs`, or tighter for this kind. */
   readonly attemptTimeoutMs: number;
   /** 1-based number of the attempt on this target. */

@@ -9,8 +9,9 @@ import { RouterError, type RouterErrorFacts } from '../errors.js';
 export class ChainError extends RouterError {
   readonly failures: readonly string[];
 
-  constructor(kind: 'exhausted' | 'unsupported', chain: string, failures: readonly string[], facts: RouterErrorFacts = {}) {
-    super(kind, ChainError.describe(kind, chain, failures), facts);
+  /** `note` ends the message with what no single target's reason says (why the call did not wait). */
+  constructor(kind: 'exhausted' | 'unsupported', chain: string, failures: readonly string[], facts: RouterErrorFacts = {}, note = '') {
+    super(kind, ChainError.describe(kind, chain, failures) + note, facts);
     this.failures = failures;
   }
 

@@ -17,7 +17,8 @@ function blockSkip(a: AttemptContext<unknown, AttemptValue>, block: Block): Skip
 /**
  * The first step: is the target open for an attempt at all? A target that cannot carry the request
  * (a capability it lacks), a parked provider (quota), a cooling endpoint (rate limit) or an open
- * circuit skips it without a request, and the call moves on.
+ * circuit skips it without a request, and the call moves on; but a cooling endpoint the chain chose
+ * to wait for (`waitsOutCooling`) holds its budget until the cooling ends, and the call queues there.
  */
 export function gate<P, T extends AttemptValue>(a: AttemptContext<P, T>): MaybePromise<StepResult<T>> {
   const { rt, target } = a;
@@ -36,7 +37,10 @@ export function gate<P, T extends AttemptValue>(a: AttemptContext<P, T>): MaybeP
 
 function openOrSkip<P, T extends AttemptValue>(a: AttemptContext<P, T>, block: Block | undefined): StepResult<T> {
   const { rt, call, target } = a;
-  if (block) return recordSkip(rt, call, target, blockSkip(a as AttemptContext<unknown, AttemptValue>, block));
+  if (block && block.reason === 'cooling' && a.waitsOutCooling) {
+    // The chain chose to wait for this target: the call queues in its budget until the cooling ends.
+    rt.admission.hold(a.endpoint.budget.key, block.untilMs);
+  } else if (block) return recordSkip(rt, call, target, blockSkip(a as AttemptContext<unknown, AttemptValue>, block));
   if (!a.lastResort && !target.breaker.admits()) {
     return recordSkip(rt, call, target, { kind: 'circuit_open', message: `circuit for ${target.breaker.key} is open`, availableInMs: target.breaker.reopensInMs() });
   }

@@ -29,7 +29,7 @@ function sentTo(call: Call, target: TargetRuntime): number {
 
 /** Runs one target of a call until it answers, falls through, or throws. */
 export async function runTarget<P, T extends AttemptValue>(
-  rt: Runtime, call: Call, target: TargetRuntime, kind: CallKind<P, T>, lastResort = false,
+  rt: Runtime, call: Call, target: TargetRuntime, kind: CallKind<P, T>, lastResort = false, waitsOutCooling = false,
 ): Promise<TargetOutcome<T>> {
   let payload: P;
   try {
@@ -40,7 +40,7 @@ export async function runTarget<P, T extends AttemptValue>(
     throw error;
   }
   const a: AttemptContext<P, T> = {
-    rt, call, target, kind, lastResort, payload,
+    rt, call, target, kind, lastResort, waitsOutCooling, payload,
     endpoint: kind.endpoint(target),
     attemptTimeoutMs: Math.min(target.attemptTimeoutMs, kind.attemptTimeoutMs(call, target)),
     attempt: lastResort ? 1 + sentTo(call, target) : 1, startedAtMs: 0, sentAtMs: 0, sent: false,
