@@ -5,6 +5,7 @@ import type { RouterEvents } from '../../src/observe/events.js';
 import { OPENAI_PATH, openaiBodies, openaiOk } from '../support/fixtures.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { VirtualClock } from '../support/virtual-clock.js';
+import { mulberry32 } from '../../src/sim/random.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 
 let up: Upstream;
@@ -146,5 +147,44 @@ describe('retry budget (retry.budgetPercent over a rolling 10 s)', () => {
     }
     expect(err?.kind).toBe('config');
     expect(err.message).toContain(path);
+  });
+});
+
+describe('a lone target in a brownout (seeded: half its requests answered 503)', () => {
+  /** 300 calls 5 ms apart (200 a second) on the virtual clock, the default breaker; failed share and attempts per call. */
+  const brownout = async (retry: Record<string, number>, breaker: Record<string, number> = {}) => {
+    const clock = new VirtualClock();
+    const w = wireRouter(up, { chains: { default: ['openai:gpt-4o-mini'] }, retry, breaker }, { timeoutMs: 60_000, clock, random: mulberry32(5) });
+    close.push(() => w.router.close());
+    const coin = mulberry32(11);
+    up.otherwise(OPENAI_PATH, () => (coin() < 0.5 ? fail503() : openaiOk()));
+    let failed = 0;
+    const calls = 300;
+    for (let i = 0; i < calls; i++) {
+      await w.router.chat(ask()).catch(() => failed++);
+      await clock.advance(5);
+    }
+    return { failed: failed / calls, attemptsPerCall: w.openai() / calls };
+  };
+
+  it('by default (20%, no floor) fails about 40% of calls at about 1.2 attempts each, not 50% at 1.0', async () => {
+    const r = await brownout({ budgetMinRetries: 0 });
+    expect(r.attemptsPerCall).toBeGreaterThan(1.1);
+    expect(r.attemptsPerCall).toBeLessThanOrEqual(1.21);
+    expect(r.failed).toBeLessThan(0.45);
+  });
+
+  it('with budgetPercent 100 fails under 20% at under 1.8 attempts each', async () => {
+    const r = await brownout({ budgetPercent: 100 });
+    expect(r.attemptsPerCall).toBeLessThanOrEqual(1.8);
+    expect(r.failed).toBeLessThan(0.2);
+  });
+
+  it('with the documented brownout setting (budget 100%, a breaker that tolerates half failing) the breaker stays closed and fewer calls fail', async () => {
+    // Expected 12.5% failed at 1.75 attempts (three attempts, each a coin); this seed's 300 calls give
+    // 14.3% at 1.85 (sampling error ±2% / ±0.05): the 15% / 1.8 target is the bench's, over ~3,000 calls.
+    const r = await brownout({ budgetPercent: 100 }, { errorThresholdPercentage: 75, consecutiveFailures: 20 });
+    expect(r.attemptsPerCall).toBeLessThanOrEqual(1.9);
+    expect(r.failed).toBeLessThan(0.16);
   });
 });
