@@ -150,13 +150,13 @@ describe('a hedged chain', () => {
   });
 
   it('throws one exhausted error naming every target when the first fails after the hedge went out and the hedge fails too', async () => {
-    const { router, clock } = hedged({ slow: { type: 'fake', script: [{ fail: 'server', status: 503, latencyMs: 300 }] }, fast: { type: 'fake', script: [{ fail: 'rate_limited', latencyMs: 400 }] } });
+    const { router, clock } = hedged({ slow: { type: 'fake', script: [{ fail: 'server', status: 503, latencyMs: 300 }] }, fast: { type: 'fake', script: [{ fail: 'rate_limited', latencyMs: 400 }], limits: { maxQueueMs: 500 } } });
     const outcome = router.chat(ask()).then(() => undefined, (e: unknown) => e);
     await advance(clock, 300);
     await advance(clock, 300);
     const err = await outcome;
     expect(err).toMatchObject({ kind: 'exhausted' });
-    expect((err as Error).message).toBe('every target of chain "default" failed or was skipped: slow:m server 503; fast:m rate_limited 429 (back in 1.0 s)');
+    expect((err as Error).message).toBe('every target of chain "default" failed or was skipped: slow:m server 503; fast:m rate_limited 429 (back in 1.0 s) (no wait fits: the queue limit is 0.5 s)');
     expect(err).toMatchObject({ retryAfterMs: 1_000 });
   });
 
