@@ -206,6 +206,8 @@ describe('chaos: idempotency keys under faults', () => {
             answered.set(key, (answered.get(key) ?? 0) + 1);
             return { text: `answer for ${key}`, latencyMs: Math.floor(random() * 30) };
           },
+          // No waiting out a cooling target here: nothing advances the virtual clock for a queued call.
+          limits: { maxQueueMs: 0 },
         },
       },
       chains: { default: ['p:m'] },

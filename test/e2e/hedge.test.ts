@@ -151,8 +151,8 @@ describe('a hedged chain', () => {
   });
 
   it('throws one exhausted error naming every target when the first fails after the hedge went out and the hedge fails too', async () => {
-    // No queue time on `fast`, so its 1 s cooling is not waited out (waiting is tested in test/pacing/wait-cooling.test.ts).
-    const { router, clock } = hedged({ slow: { type: 'fake', script: [{ fail: 'server', status: 503, latencyMs: 300 }] }, fast: { type: 'fake', script: [{ fail: 'rate_limited', latencyMs: 400 }], limits: { maxQueueMs: 0 } } });
+    // A queue limit (0.5 s) shorter than `fast`'s 1 s cooling: the chain throws instead of waiting it out.
+    const { router, clock } = hedged({ slow: { type: 'fake', script: [{ fail: 'server', status: 503, latencyMs: 300 }] }, fast: { type: 'fake', script: [{ fail: 'rate_limited', latencyMs: 400 }], limits: { maxQueueMs: 500 } } });
     const outcome = router.chat(ask()).then(() => undefined, (e: unknown) => e);
     await advance(clock, 300);
     await advance(clock, 300);
