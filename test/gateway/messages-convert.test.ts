@@ -17,9 +17,10 @@ describe('fromAnthropic', () => {
     }, 'default');
     expect(request).toEqual({
       chain: 'default', maxTokens: 50, messages: [{ role: 'user', content: 'hi' }],
-      tools: [{ name: 'f', parameters: { type: 'object' } }], toolChoice: 'required', reasoning: { effort: 'high' }, user: 'u',
+      // The tool's cache_control is the router's breakpoint; the top-level one goes to Anthropic as written.
+      tools: [{ name: 'f', parameters: { type: 'object' }, cache: {} }], toolChoice: 'required', reasoning: { effort: 'high' }, user: 'u',
       responseFormat: { type: 'json_schema', schema: { type: 'object' }, strict: true },
-      providerOptions: { anthropic: { top_k: 5, service_tier: 'auto' } },
+      providerOptions: { anthropic: { top_k: 5, service_tier: 'auto', cache_control: { type: 'ephemeral' } } },
     });
   });
 
@@ -39,7 +40,7 @@ describe('fromAnthropic', () => {
       { role: 'assistant', content: null, toolCalls: [{ id: 'toolu_1', name: 'w', arguments: {} }] },
       { role: 'tool', toolCallId: 'toolu_1', content: 'sunny', isError: true },
       { role: 'user', content: [
-        { type: 'text', text: 'see' },
+        { type: 'text', text: 'see', cache: {} },
         { type: 'image', url: 'data:image/png;base64,iVBORw0KGgo=' },
         { type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf', filename: 'a.pdf' },
       ] },
