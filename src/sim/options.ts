@@ -84,6 +84,12 @@ export const limitsSchema = z.object({
   otpm: positiveInt.optional(),
   /** The embeddings endpoint's own limits (same `windowMs` and `quantumMs`). */
   embeddings: embeddingLimitsSchema.optional(),
+  /**
+   * An account another process has just spent: every window (chat's and embeddings', each on its
+   * own first request) is empty when its first request arrives and refills continuously from then
+   * on, so that request is answered 429. @default false (every window starts full)
+   */
+  startEmpty: z.boolean().optional(),
 }).strict();
 
 /** A prompt cache that serves a fixed share of every prompt. */

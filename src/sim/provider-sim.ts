@@ -108,11 +108,11 @@ export class ProviderSim {
     const anthropic = options.type === 'anthropic';
     this.limiters = {
       chat: new RateLimiter({
-        rpm: this.rpm.chat, tpm, windowMs, quantumMs: limits.quantumMs,
+        rpm: this.rpm.chat, tpm, windowMs, quantumMs: limits.quantumMs, startEmpty: limits.startEmpty,
         // Anthropic always reports its input and output windows; unset, they are as large as TPM.
         ...(anthropic ? { itpm: limits.itpm ?? tpm, otpm: limits.otpm ?? tpm } : {}),
       }, deps.startedAtMs),
-      embeddings: new RateLimiter({ rpm: this.rpm.embeddings, tpm: limits.embeddings?.tpm ?? PROVIDER_DEFAULTS.tpm, windowMs, quantumMs: limits.quantumMs }, deps.startedAtMs),
+      embeddings: new RateLimiter({ rpm: this.rpm.embeddings, tpm: limits.embeddings?.tpm ?? PROVIDER_DEFAULTS.tpm, windowMs, quantumMs: limits.quantumMs, startEmpty: limits.startEmpty }, deps.startedAtMs),
     };
     const cache = options.promptCache;
     this.cache = cache ? { readShare: cache.readShare, writeShare: cache.writeShare ?? 0, minTokens: cache.minTokens ?? 0 } : undefined;

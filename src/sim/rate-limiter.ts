@@ -16,6 +16,11 @@ export interface RateLimits {
    * requests/second"): each bucket holds only `limit * quantumMs / windowMs`. @default no quantisation
    */
   quantumMs?: number;
+  /**
+   * An account another process has just spent: every bucket is empty when the first request
+   * arrives, and refills continuously from then on. @default false (every bucket starts full)
+   */
+  startEmpty?: boolean;
 }
 
 /** One window as the headers report it. */
@@ -75,11 +80,14 @@ export class RateLimiter {
   private readonly requests: TokenBucket;
   private readonly rpm: number;
   private readonly windows = new Map<TokenWindow, { bucket: TokenBucket; limit: number }>();
+  /** `startEmpty` and no request seen yet: the first one empties every bucket. */
+  private emptyOnFirst: boolean;
 
   constructor(limits: RateLimits, nowMs: number) {
     const scale = limits.quantumMs ? Math.min(1, limits.quantumMs / limits.windowMs) : 1;
     const bucket = (limit: number) => new TokenBucket(Math.max(1, limit * scale), limit / limits.windowMs, nowMs);
     this.rpm = limits.rpm;
+    this.emptyOnFirst = limits.startEmpty === true;
     this.requests = bucket(limits.rpm);
     this.windows.set('tokens', { bucket: bucket(limits.tpm), limit: limits.tpm });
     if (limits.itpm !== undefined) this.windows.set('input_tokens', { bucket: bucket(limits.itpm), limit: limits.itpm });
@@ -96,6 +104,11 @@ export class RateLimiter {
 
   /** Admits or rejects one request; either way it is counted against the requests window. */
   admit(charge: number | Charge, nowMs: number): LimitOutcome {
+    if (this.emptyOnFirst) {
+      this.emptyOnFirst = false;
+      this.requests.drain(nowMs);
+      for (const { bucket } of this.windows.values()) bucket.drain(nowMs);
+    }
     const amounts = this.amounts(charge);
     const requestsOk = this.requests.has(1, nowMs);
     const failing = amounts.filter(([w, n]) => n > this.windows.get(w)!.bucket.capacity || !this.windows.get(w)!.bucket.has(n, nowMs));

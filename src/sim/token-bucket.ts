@@ -31,6 +31,12 @@ export class TokenBucket {
     return this.available(nowMs) + EPSILON >= amount;
   }
 
+  /** Empties the bucket at `nowMs`: it refills from nothing from then on. */
+  drain(nowMs: number): void {
+    this.level = 0;
+    this.lastMs = Math.max(this.lastMs, nowMs);
+  }
+
   /** Takes `amount` (the caller checked `has`). */
   take(amount: number): void {
     this.level = Math.max(0, this.level - amount);

@@ -103,3 +103,33 @@ describe('quantised enforcement (limits.quantumMs) on both APIs', () => {
     expect(big.headers.get('x-should-retry')).toBe('false');
   });
 });
+
+describe('an account another process has just spent (limits.startEmpty)', () => {
+  it('empties every window at the first request, then refills them continuously: a request every 1.2 s at 50 RPM', async () => {
+    const clock = manualClock();
+    const sim = await start({ clock, providers: { anthropic: { type: 'anthropic', limits: { rpm: 50, otpm: 16_000, startEmpty: true } } } });
+    const client = anthropicClient(sim);
+    // Idle minutes before the first request change nothing: the buckets empty when it arrives.
+    clock.advance(300_000);
+    const err = await errorOf(client.messages.create({ model: MODEL, max_tokens: 50, messages }));
+    expect(err.status).toBe(429);
+    expect(err.error.error.message).toContain('of 50 requests per minute.');
+    expect(err.headers.get('anthropic-ratelimit-requests-remaining')).toBe('0');
+    expect(err.headers.get('anthropic-ratelimit-output-tokens-remaining')).toBe('0');
+    // Full again a whole window from now (RFC 3339, whole seconds), and one request back in 1.2 s.
+    expect(Date.parse(err.headers.get('anthropic-ratelimit-output-tokens-reset')!)).toBe(Math.ceil((clock.now() + 60_000) / 1000) * 1000);
+    expect(err.headers.get('retry-after')).toBe('2');
+    for (let i = 0; i < 3; i++) {
+      clock.advance(1_200);
+      const { response } = await client.messages.create({ model: MODEL, max_tokens: 50, messages }).withResponse();
+      expect(response.headers.get('anthropic-ratelimit-requests-remaining')).toBe('0');
+    }
+    expect(sim.stats().providers.anthropic!.byStatus).toEqual({ 200: 3, 429: 1 });
+  });
+
+  it('starts full without it', async () => {
+    const { client } = await anthropic({ rpm: 50 });
+    const { response } = await client.messages.create({ model: MODEL, max_tokens: 50, messages }).withResponse();
+    expect(response.headers.get('anthropic-ratelimit-requests-remaining')).toBe('49');
+  });
+});
