@@ -42,6 +42,16 @@ export function reconcileTokens(reserved: TokenReservation, limits: BudgetLimits
   return { tokens: extra > 0 && limits.tpm !== undefined ? extra : 0, inputTokens: input, outputTokens: output };
 }
 
+/**
+ * What a request the provider answered 429 gives back of its reservation: all of it. A rate limiter
+ * that refuses a request charges it a request and no tokens (Anthropic and OpenAI both count tokens
+ * only on admission), so a budget that kept them would hold the window shut for tokens nobody spent.
+ * @example refusedTokens({ tokens: 1_000, inputTokens: 600, outputTokens: 400 }) // { tokens: -1000, inputTokens: -600, outputTokens: -400 }
+ */
+export function refusedTokens(reserved: TokenReservation): TokenDelta {
+  return { tokens: -reserved.tokens, inputTokens: -reserved.inputTokens, outputTokens: -reserved.outputTokens };
+}
+
 /** How fast a target's learned prompt-cache share follows what its answers report. */
 const CACHE_SHARE_WEIGHT = 1 / 8;
 

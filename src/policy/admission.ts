@@ -6,7 +6,7 @@ import type { Call } from '../runtime/call.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement, BudgetStore } from '../store/budget-store.js';
 import type { StoreLifecycle } from '../store/state-store.js';
 import type { ErrorKind, RateLimitSnapshot } from '../types.js';
-import { nextCacheShare, reconcileTokens, reserveTokens, type BilledUsage, type TokenReservation } from '../decide/token-reservation.js';
+import { nextCacheShare, reconcileTokens, refusedTokens, reserveTokens, type BilledUsage, type TokenReservation } from '../decide/token-reservation.js';
 import type { Budget, RefusalReason, TokenEstimate } from './budget.js';
 import { FairQueue, type Waiter } from './fair-queue.js';
 import type { TargetRuntime } from './target-runtime.js';
@@ -150,7 +150,9 @@ export class Admission {
           ops.push(this.guard(this.store.releaseBudget(budget.key, ask.leaseId, false, now)));
           continue;
         }
-        const settlement: BudgetSettlement = { charge: outcome.usage && reconcileTokens(ask, budget.limits, outcome.usage) };
+        // A 429 spent a request and no tokens: its reservation leaves every window it was counted in.
+        const charge = outcome.usage ? reconcileTokens(ask, budget.limits, outcome.usage) : outcome.rateLimited ? refusedTokens(ask) : undefined;
+        const settlement: BudgetSettlement = { charge };
         if (budget === ask.req.budget) {
           settlement.snapshot = outcome.rateLimit && ownWindows(outcome.rateLimit);
           settlement.rateLimited = outcome.rateLimited;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextCacheShare, reconcileTokens, reserveTokens } from '../../src/decide/token-reservation.js';
+import { nextCacheShare, reconcileTokens, refusedTokens, reserveTokens } from '../../src/decide/token-reservation.js';
 
 describe('what an attempt reserves in its token windows', () => {
   it('reserves the prompt plus the output for TPM, the prompt for ITPM and the output for OTPM', () => {
@@ -13,6 +13,10 @@ describe('what an attempt reserves in its token windows', () => {
 
 describe('how the usage billed reconciles a reservation', () => {
   const reserved = reserveTokens(600, 400, undefined);
+
+  it('gives all of it back for a request answered 429 (a rate limiter charges a refused request no tokens)', () => {
+    expect(refusedTokens(reserveTokens(600, 400, 0.75))).toEqual({ tokens: -1000, inputTokens: -150, outputTokens: -400 });
+  });
 
   it('charges TPM what the estimate missed', () => {
     expect(reconcileTokens(reserved, { tpm: 60_000 }, { inputTokens: 900, outputTokens: 300 })).toEqual({ tokens: 200, inputTokens: 0, outputTokens: 0 });
