@@ -1,7 +1,7 @@
 import { DEFAULTS } from '../config/defaults.js';
 import type { RateLimitSnapshot } from '../types.js';
 import { costOf, markOf, setMark, Window, type Entry } from './budget-window.js';
-import { configuredBurst, DIMENSIONS, learnBurst, Pace, refreshReported, regrowBurst, reportedPace, shrinkBurst, syncPace, type Report } from './pace.js';
+import { configuredBurst, DIMENSIONS, holdCost, learnBurst, Pace, refreshReported, regrowBurst, reportedPace, shrinkBurst, syncPace, type Report } from './pace.js';
 import type { BudgetDenial, BudgetGrant, BudgetLimits, BudgetRequest, BudgetSettlement, TokenDelta } from './state-store.js';
 
 /** One grant for every admission: no object per call. */
@@ -135,6 +135,7 @@ export class MemoryBudgets {
     const { charge, snapshot, rateLimited } = settlement;
     // Which windows a 429 ran out of, by what the request asked (before reconciling shrinks its entry).
     const short = rateLimited && lease ? shortWindows(lease, snapshot) : 0;
+    const costs = lease ? [costOf(lease, 0), costOf(lease, 1), costOf(lease, 2), costOf(lease, 3)] : undefined;
     if (charge) this.reconcile(w, leaseId, lease, charge, snapshot, nowMs);
     const win = w;
     for (let d = 0; d < DIMENSIONS; d++) {
@@ -153,6 +154,10 @@ export class MemoryBudgets {
     if (!lease) return;
     if (rateLimited) this.surprise(win, lease, short, snapshot, nowMs);
     else for (let d = 0; d < DIMENSIONS; d++) if (win.paces[d]?.configured && !reportOf(snapshot, d)) regrowBurst(win.paces[d]!);
+    for (let d = 0; d < DIMENSIONS; d++) {
+      const report = reportOf(snapshot, d);
+      if (report && win.paces[d]) holdCost(win.paces[d]!, report, costs![d]!, win.windowMs);
+    }
   }
 
   /**

@@ -156,6 +156,20 @@ export function learnBurst(pace: Pace, report: Report, windowMs: number, rateLim
   pace.clamp();
 }
 
+/**
+ * A configured pace whose burst is smaller than one request's `cost` lets that request out once the
+ * burst is there and goes into debt (pace.waitFor): right while nothing says the provider's bucket is
+ * larger, wrong once a report shows it is (`remaining + reset × limit / windowMs`, as learnBurst
+ * reads it). Then the provider refuses any request it cannot charge whole, so the burst is raised to
+ * the cost (at most that bucket, never past the configured limit): the request waits until the
+ * modelled bucket holds all of it. After every settle, a 429's halving included.
+ */
+export function holdCost(pace: Pace, report: Report, cost: number, windowMs: number): void {
+  if (!pace.configured || report.limit === undefined || cost <= pace.burst) return;
+  const bucket = report.remaining + (report.resetMs * report.limit) / windowMs;
+  pace.burst = Math.max(pace.burst, Math.min(cost, bucket, pace.ceiling));
+}
+
 /** A pace for a window the provider reported and the budget does not configure (see `refreshReported`). */
 export function reportedPace(nowMs: number): Pace {
   const pace = new Pace(0, Infinity, Infinity, Infinity, false, nowMs, nowMs);

@@ -146,6 +146,12 @@ local function learnBurst(p, R, reset, limit, win, rateLimited)
   clamp(p)
 end
 
+local function holdCost(p, R, reset, limit, cost, win)
+  if not p.f or limit == nil or cost <= p.b then return end
+  local bucket = R + (reset * limit) / win
+  p.b = math.max(p.b, math.min(cost, bucket, p.c))
+end
+
 local function shrinkBurst(p, sentAt, now)
   if sentAt < p.k then return end
   p.b = math.max(1, p.b / 2)

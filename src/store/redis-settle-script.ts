@@ -74,6 +74,12 @@ elseif rec then
     if paces[d] and paces[d].f and not reports[d] then regrowBurst(paces[d]) end
   end
 end
+if rec then
+  for d = 1, 4 do
+    local r = reports[d]
+    if r and paces[d] then holdCost(paces[d], r.R, r.reset, r.limit, rec.cost[d], win) end
+  end
+end
 savePaces(meta, paces, loaded)
 local life = win
 for d = 1, 4 do if reports[d] then life = math.max(life, reports[d].reset) end end

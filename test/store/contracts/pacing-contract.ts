@@ -68,6 +68,24 @@ export function pacingContract<S extends BudgetStore>(name: string, makeStore: M
       await close(store);
     });
 
+    it('holds a request larger than its burst until the bucket holds all of it, once a report shows the provider\'s bucket can', async () => {
+      const store = await makeStore();
+      const k = key();
+      // 16,000 output tokens a minute, a second's worth (267) at once; each request reserves 400.
+      const limits = { otpm: 16_000, windowMs: 60_000, burstMs: 1_000 };
+      const first = await take(store, k, limits, T0, 1, { outputTokens: 400 });
+      expect(first.ok).toBe(true); // larger than the burst: it goes with the bucket full, in debt
+      // Its 429 reports an empty output bucket a whole minute deep (an account another process spent).
+      const report = { outputTokens: { limit: 16_000, remaining: 0, resetMs: 60_000 } };
+      await settle(store, k, first.leaseId, { rateLimited: true, snapshot: report }, T0 + 25);
+      // The provider takes a request only with its 400 tokens all there: 400 at 16,000 a minute is 1.5 s
+      // (not the 133 of a halved burst, half a second, which it would refuse).
+      expect(await take(store, k, limits, T0 + 25, 1, { outputTokens: 400 })).toMatchObject({ ok: false, reason: 'otpm', retryInMs: 1_500 });
+      expect(await take(store, k, limits, T0 + 1_000, 1, { outputTokens: 400 })).toMatchObject({ ok: false, reason: 'otpm', retryInMs: 525 });
+      expect((await take(store, k, limits, T0 + 1_525, 1, { outputTokens: 400 })).ok).toBe(true);
+      await close(store);
+    });
+
     it('halves the burst after a 429 on a request it admitted, once for the requests already out', async () => {
       const store = await makeStore();
       const k = key();
