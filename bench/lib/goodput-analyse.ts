@@ -4,6 +4,9 @@ import type { CallRecord } from './load.js';
 import { countBetween, total, type SimTimeline } from './sim-process.js';
 import { quantile } from './stats.js';
 
+/** A target's `limits.maxQueueMs` by default (`retry.maxInlineWaitMs`). */
+const DEFAULT_MAX_QUEUE_MS = 5_000;
+
 /** The windows one case's provider enforces, per `windowMs` (the compressed minute). */
 export interface CaseLimits {
   rpm: number;
@@ -32,6 +35,11 @@ export interface ArmResult {
   /** 429s over every attempt of the whole run, the start included. */
   share429WholeRun: number;
   failedShare: number;
+  /**
+   * Router arms: failed calls whose error said a target would take them back (`retryAfterMs`) within
+   * what their queue limit had left: calls that should have waited instead of failing.
+   */
+  failedWithinQueue: number;
   failures: Record<string, number>;
   p95WaitMs: number;
   offeredPerSec: number;
@@ -55,7 +63,7 @@ export interface Span {
  */
 export function analyse(
   kase: string, arm: string, records: CallRecord<Spent>[], timeline: SimTimeline, provider: string,
-  span: Span, limits: CaseLimits, offeredPerSec: number,
+  span: Span, limits: CaseLimits, offeredPerSec: number, maxQueueMs = DEFAULT_MAX_QUEUE_MS,
 ): ArmResult {
   const windows = (from: number, until: number) => (until - from) / limits.windowMs;
   const done = (from: number, until: number) => records.filter((r) => r.ok && r.endMs >= from && r.endMs < until).map((r) => r.value!);
@@ -83,6 +91,7 @@ export function analyse(
     share429: (up['429'] ?? 0) / Math.max(1, attempts),
     share429WholeRun: (upWhole['429'] ?? 0) / Math.max(1, total(upWhole)),
     failedShare: measured.filter((r) => !r.ok).length / Math.max(1, measured.length),
+    failedWithinQueue: measured.filter((r) => !r.ok && couldHaveWaited(r, maxQueueMs)).length,
     failures, p95WaitMs: quantile(measured.map((r) => r.endMs - r.dueMs), 0.95), offeredPerSec, upstream: up,
     startedPerSec: measured.length / ((span.untilMs - span.fromMs) / 1000),
     rateLimitedAt: rateLimitedAt(timeline, provider, span),
@@ -92,6 +101,14 @@ export function analyse(
     result.cachedPerWindow = spanDone.reduce((s, x) => s + x.cachedInput, 0) / spanWindows;
   }
   return result;
+}
+
+/** A router call that failed though a target was back within its queue limit (counted from when it started). */
+function couldHaveWaited(r: CallRecord<Spent>, maxQueueMs: number): boolean {
+  // A RouterError (its `kind`) from whichever router source the bench runs: read by shape.
+  const e = r.error as { kind?: unknown; retryAfterMs?: unknown } | undefined;
+  if (typeof e?.kind !== 'string' || typeof e.retryAfterMs !== 'number') return false;
+  return r.endMs - r.startMs + e.retryAfterMs <= maxQueueMs;
 }
 
 function rateLimitedAt(timeline: SimTimeline, provider: string, span: Span): Record<string, number> {

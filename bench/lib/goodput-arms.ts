@@ -32,7 +32,8 @@ export interface ConsoleLimits {
   tpm?: number;
   itpm?: number;
   otpm?: number;
-  windowMs: number;
+  /** Absent: a minute, as the console states limits. */
+  windowMs?: number;
 }
 
 /** An OpenAI arm against one simulated provider. */
@@ -41,7 +42,7 @@ export function openaiArm(arm: OpenAIArm, name: string, baseURL: string, limits:
   if (arm === 'router' || arm === 'router-wide') {
     // As a user copies them from the console; `router-wide` lets a whole window out at once to begin with
     // (pacing learns the provider's bucket from its headers and 429s).
-    const own = { ...limits, ...(maxQueueMs === undefined ? {} : { maxQueueMs }), ...(arm === 'router-wide' ? { burstMs: limits.windowMs } : {}) };
+    const own = { ...limits, ...(maxQueueMs === undefined ? {} : { maxQueueMs }), ...(arm === 'router-wide' ? { burstMs: limits.windowMs ?? 60_000 } : {}) };
     const router = benchRouter({
       providers: { [name]: { type: 'openai', apiKey: API_KEY, baseURL, timeoutMs: 30_000, limits: own } },
       chains: { default: [`${name}:${MODEL}`] },
