@@ -123,8 +123,15 @@ export interface ProviderRequest {
    * Pass-through: the client's Chat Completions body, `model` already the target's, to send as it is
    * instead of a body built from the fields above (which still hold what the router decides by).
    * Set by the router only for a target whose `rawTarget` takes it and a body that needs no mapping.
+   * A streamed body (`"stream": true`) is sent to the stream endpoint, a plain one to chat.
    */
   raw?: string;
+  /**
+   * Pass-through streams: the router added `stream_options.include_usage` to `raw` (the client did
+   * not ask for usage, the router needs it for spend), so the `choices: []` usage chunk is read but
+   * not passed on in `raw` stream events.
+   */
+  rawAddsUsage?: boolean;
 }
 
 /** What an adapter says of a target that takes OpenAI Chat Completions bodies as they are (see `ProviderAdapter.rawTarget`). */
@@ -176,10 +183,12 @@ export interface ProviderCallOptions {
  * index), `tool_call_delta` fragments of its JSON arguments and `tool_call_end` once its arguments are
  * complete; and `finish` exactly once, last, when and only when the provider's terminal event
  * arrived, with the usage the stream reported (none when it sent no usage: unknown, never 0). Pings, role-only and empty deltas are not yielded. A stream cut before `finish`, or an
- * error frame, is thrown as a `RouterError`.
+ * error frame, is thrown as a `RouterError`. A request sent `raw` (pass-through) also yields `raw`
+ * events: the upstream's bytes, whole SSE events as they came, each before the events read from it.
  */
 export type ProviderStreamEvent =
   | { type: 'open'; requestId?: string; rateLimit?: RateLimitSnapshot }
+  | { type: 'raw'; bytes: string }
   | { type: 'delta'; text: string }
   | { type: 'thinking' }
   | { type: 'tool_call_start'; index: number; id: string; name: string }

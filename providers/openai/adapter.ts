@@ -17,6 +17,7 @@ import { withErrorEnvelope } from '../shared/presets/error-envelope.js';
 import { embeddedError } from './embedded-error.js';
 import { isReasoningModel } from './parameters.js';
 import { rawEndpoint, sendRaw } from './raw-chat.js';
+import { streamRaw } from './raw-stream.js';
 import { chatResponses } from './responses/chat.js';
 import type { ResponsesContext } from './responses/context.js';
 import { streamResponses } from './responses/stream.js';
@@ -92,6 +93,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
       if (responses) return streamResponses(responses, request, options);
       const where = { provider: provider.name, model: request.model };
+      if (raw && request.raw !== undefined) return streamRaw({ fetch, endpoint: raw, compatible, where, now: () => clock.now(), map: mapper(request.model), headers: headersOf }, request, options);
       return streamOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model), headers: headersOf }, request, options);
     },
     embed(request, options) {
