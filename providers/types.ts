@@ -201,6 +201,13 @@ export interface ProviderEmbedRequest {
   model: string;
   input: string[];
   dimensions?: number;
+  /**
+   * Pass-through: the client's OpenAI embeddings body, `model` already the target's, to send as it is
+   * (the fields above still hold what the router decides by). Set only for an adapter with `rawEmbeddings`.
+   */
+  raw?: string;
+  /** With `raw`: the encoding the client asked for (its `encoding_format`), which the answer must be in to be relayed as it came. */
+  rawEncoding?: 'float' | 'base64';
 }
 
 /** Vectors in input order. */
@@ -210,6 +217,8 @@ export interface ProviderEmbedResponse {
   model: string;
   requestId?: string;
   rateLimit?: RateLimitSnapshot;
+  /** Pass-through: the response body exactly as the provider sent it, when its vectors are in the `rawEncoding` asked. */
+  raw?: string;
 }
 
 /**
@@ -259,6 +268,8 @@ export interface ProviderAdapter {
   stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent>;
   /** Present when the adapter sends OpenAI Chat Completions bodies as they are to `model` (pass-through); undefined for one it must map. */
   rawTarget?(model: string): RawTarget | undefined;
+  /** True when `embed` sends OpenAI embeddings bodies as they are (`ProviderEmbedRequest.raw`, pass-through). */
+  readonly rawEmbeddings?: boolean;
   /** Present when the provider has an embeddings API. */
   embed?(request: ProviderEmbedRequest, options: ProviderCallOptions): Promise<ProviderEmbedResponse>;
   close(): Promise<void>;

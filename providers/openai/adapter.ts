@@ -55,11 +55,13 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   } : undefined;
   // Pass-through: Chat Completions bodies sent as they are, where nothing about the provider maps them.
   const raw = !responses && !dialect && !isAzure(provider) ? rawEndpoint(provider) : undefined;
+  const rawEmbed = raw ? { fetch, endpoint: rawEndpoint(provider, 'embeddings') } : undefined;
 
   return {
     name: provider.name,
     type: provider.type,
     traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS, maxEmbeddingTokens: OPENAI_MAX_EMBEDDING_TOKENS, timeoutCoversBody: transport !== undefined },
+    ...(rawEmbed ? { rawEmbeddings: true } : {}),
     ...(raw ? { rawTarget: (model: string) => ({ dialect: compatible ? 'openai-compatible' as const : 'openai' as const, reasoning: isReasoningModel(model) }) } : {}),
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       if (responses) return chatResponses(responses, request, options);
@@ -98,7 +100,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
     },
     embed(request, options) {
       const where = { provider: provider.name, model: request.model };
-      return embedOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model) }, request, options);
+      return embedOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model), raw: rawEmbed }, request, options);
     },
     async close() {
       // The pooled sockets are the adapter's own: none is left open after the router closes.

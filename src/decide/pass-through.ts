@@ -98,6 +98,27 @@ export function passThroughMismatch(body: Record<string, unknown>, operation: 'c
   return undefined;
 }
 
+/** The embeddings fields a pass-through target takes exactly as the client sent them. */
+const EMBED_VERBATIM = new Set(['model', 'input', 'encoding_format', 'dimensions', 'user']);
+
+/**
+ * Why an OpenAI embeddings body cannot go to a target as the client sent it, or undefined when it
+ * can: the target must take raw bodies, the input go in one request (a split input is reassembled
+ * by the router), and every field be one the target reads as the router would send it.
+ */
+export function embedPassThroughBlocker(body: Record<string, unknown>, target: { rawEmbeddings?: boolean }, oneRequest: boolean): string | undefined {
+  if (!target.rawEmbeddings) return 'the target does not take OpenAI embeddings bodies as they are';
+  if (!oneRequest) return 'the input goes in more than one request';
+  for (const key in body) {
+    if (body[key] !== undefined && !EMBED_VERBATIM.has(key)) return `${key} is not an embeddings field the router knows`;
+  }
+  const input = body.input;
+  if (typeof input !== 'string' && !(Array.isArray(input) && input.every((s) => typeof s === 'string'))) return 'input is not text';
+  const format = body.encoding_format;
+  if (format !== undefined && format !== null && format !== 'float' && format !== 'base64') return 'encoding_format is neither float nor base64';
+  return undefined;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
