@@ -77,8 +77,7 @@ export function passThroughBytes(text: string, body: Record<string, unknown>, ch
   if (addUsage && body.stream_options !== undefined) {
     return JSON.stringify({ ...body, model, stream_options: { ...(body.stream_options as object), include_usage: true } });
   }
-  const needle = JSON.stringify(chain);
-  const pattern = new RegExp(`"model"\\s*:\\s*${escapeRegExp(needle)}`, 'g');
+  const pattern = modelPattern(chain);
   const found = text.match(pattern);
   if (!found || found.length !== 1) return JSON.stringify(addUsage ? { stream_options: { include_usage: true }, ...body, model } : { ...body, model });
   const bytes = text.replace(pattern, () => `"model":${JSON.stringify(model)}`);
@@ -117,6 +116,18 @@ export function embedPassThroughBlocker(body: Record<string, unknown>, target: {
   const format = body.encoding_format;
   if (format !== undefined && format !== null && format !== 'float' && format !== 'base64') return 'encoding_format is neither float nor base64';
   return undefined;
+}
+
+/** The `"model": "<chain>"` pattern of each chain name seen, built once (chain names come from the config). */
+const MODEL_PATTERNS = new Map<string, RegExp>();
+
+function modelPattern(chain: string): RegExp {
+  let pattern = MODEL_PATTERNS.get(chain);
+  if (!pattern) {
+    pattern = new RegExp(`"model"\\s*:\\s*${escapeRegExp(JSON.stringify(chain))}`, 'g');
+    if (MODEL_PATTERNS.size < 1_000) MODEL_PATTERNS.set(chain, pattern);
+  }
+  return pattern;
 }
 
 function escapeRegExp(text: string): string {
