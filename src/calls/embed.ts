@@ -40,7 +40,7 @@ export const embedKind: CallKind<ProviderEmbedRequest, ProviderEmbedResponse> = 
     const out: ProviderEmbedRequest = { model: target.target.model, input: batch.input };
     if (batch.dimensions !== undefined) out.dimensions = batch.dimensions;
     const pass = batch.passThrough;
-    if (pass && embedPassThroughBlocker(pass.body, target.adapter, true) === undefined) {
+    if (pass && embedPassThroughBlocker(pass.body, target.adapter, true, batch.dimensions) === undefined) {
       out.raw = passThroughBytes(pass.text, pass.body, pass.chain, out.model);
       out.rawEncoding = pass.body.encoding_format === 'base64' ? 'base64' : 'float';
     }

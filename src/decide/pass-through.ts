@@ -105,7 +105,7 @@ const EMBED_VERBATIM = new Set(['model', 'input', 'encoding_format', 'dimensions
  * can: the target must take raw bodies, the input go in one request (a split input is reassembled
  * by the router), and every field be one the target reads as the router would send it.
  */
-export function embedPassThroughBlocker(body: Record<string, unknown>, target: { rawEmbeddings?: boolean }, oneRequest: boolean): string | undefined {
+export function embedPassThroughBlocker(body: Record<string, unknown>, target: { rawEmbeddings?: boolean }, oneRequest: boolean, dimensions?: number): string | undefined {
   if (!target.rawEmbeddings) return 'the target does not take OpenAI embeddings bodies as they are';
   if (!oneRequest) return 'the input goes in more than one request';
   for (const key in body) {
@@ -115,6 +115,7 @@ export function embedPassThroughBlocker(body: Record<string, unknown>, target: {
   if (typeof input !== 'string' && !(Array.isArray(input) && input.every((s) => typeof s === 'string'))) return 'input is not text';
   const format = body.encoding_format;
   if (format !== undefined && format !== null && format !== 'float' && format !== 'base64') return 'encoding_format is neither float nor base64';
+  if ((body.dimensions ?? undefined) !== dimensions) return 'dimensions is not the call\'s';
   return undefined;
 }
 

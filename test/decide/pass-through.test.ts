@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passThroughAddsUsage, passThroughBlocker, passThroughBytes, passThroughMismatch } from '../../src/decide/pass-through.js';
+import { embedPassThroughBlocker, passThroughAddsUsage, passThroughBlocker, passThroughBytes, passThroughMismatch } from '../../src/decide/pass-through.js';
 
 const openai = { dialect: 'openai' as const, reasoning: false };
 const compatible = { dialect: 'openai-compatible' as const, reasoning: false };
@@ -119,5 +119,24 @@ describe('passThroughMismatch: a body\'s bytes go as they are, so its stream fla
   it('accepts a plain body on chat and a streamed one on stream', () => {
     expect(passThroughMismatch({}, 'chat')).toBeUndefined();
     expect(passThroughMismatch({ stream: true }, 'stream')).toBeUndefined();
+  });
+});
+
+describe('embedPassThroughBlocker: which embeddings bodies go to a target as they are', () => {
+  const raw = { rawEmbeddings: true };
+  it('passes text input in one request with the fields the router knows', () => {
+    expect(embedPassThroughBlocker({ model: 'e', input: ['a', 'b'], encoding_format: 'base64', dimensions: 8, user: 'u' }, raw, true, 8)).toBeUndefined();
+    expect(embedPassThroughBlocker({ model: 'e', input: 'a' }, raw, true)).toBeUndefined();
+  });
+
+  it.each([
+    [{ model: 'e', input: 'a' }, {}, true, undefined, /does not take/],
+    [{ model: 'e', input: 'a' }, raw, false, undefined, /more than one request/],
+    [{ model: 'e', input: 'a', extra: 1 }, raw, true, undefined, /extra is not/],
+    [{ model: 'e', input: [1, 2] }, raw, true, undefined, /not text/],
+    [{ model: 'e', input: 'a', encoding_format: 'int8' }, raw, true, undefined, /neither float nor base64/],
+    [{ model: 'e', input: 'a', dimensions: 8 }, raw, true, 16, /dimensions/],
+  ] as const)('refuses %j', (body, target, one, dimensions, message) => {
+    expect(embedPassThroughBlocker(body as Record<string, unknown>, target, one, dimensions)).toMatch(message);
   });
 });
