@@ -4,7 +4,9 @@ import type { CallEvent } from '../../src/observe/events.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openai429Headers, openaiBodies } from '../support/fixtures.js';
 import { anthropicSse, openaiSse } from '../support/sse.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
+import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
+import { ANTHROPIC_KEY, OPENAI_KEY } from '../support/wire-router.js';
 import { startHarness, xHeaders, type Harness } from './gateway-harness.js';
 
 let up: Upstream;
@@ -109,6 +111,29 @@ describe('gateway pass-through streams: the upstream\'s bytes back, every decisi
     const body = await (await h.client().chat.completions.create({ model: 'openai-only', messages: hello, stream: true, stream_options: { include_usage: true } }).asResponse()).text();
     expect(up.count(OPENAI_PATH)).toBe(2);
     expect(body).toBe(wire(events));
+  });
+
+  it('falls through when the target shows no token within firstTokenTimeoutMs, on the virtual clock, and the client sees none of its bytes', async () => {
+    const clock = new VirtualClock();
+    h = await startHarness(up, {
+      providers: {
+        openai: { type: 'openai', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1`, firstTokenTimeoutMs: 150 },
+        anthropic: { type: 'anthropic', apiKey: ANTHROPIC_KEY, baseURL: up.url },
+      },
+    }, {}, clock);
+    const stalled = openaiSse(['late']).slice(0, 1); // the role-only chunk, then silence
+    up.script(OPENAI_PATH, { sse: stalled, end: false });
+    up.script(ANTHROPIC_PATH, { sse: anthropicSse(['Hi']) });
+    const pending = h.client().chat.completions.create({ model: 'default', messages: hello, stream: true }).asResponse();
+    await until(() => up.count(OPENAI_PATH) === 1, 'the openai request upstream');
+    await clock.advance(149);
+    expect(up.count(ANTHROPIC_PATH)).toBe(0);
+    await clock.advance(1);
+    const response = await pending;
+    const body = await response.text();
+    expect(response.headers.get('x-switchyard-provider')).toBe('anthropic');
+    expect(body).not.toContain('chatcmpl-9tZXFsqeQOozn5YU8I6SbjkmDnN76');
+    expect([up.count(OPENAI_PATH), up.count(ANTHROPIC_PATH)]).toEqual([1, 1]);
   });
 
   it('commits at its first token: a cut after it ends with the error frame, after exactly one upstream request', async () => {
