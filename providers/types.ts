@@ -123,8 +123,15 @@ export interface ProviderRequest {
    * Pass-through: the client's Chat Completions body, `model` already the target's, to send as it is
    * instead of a body built from the fields above (which still hold what the router decides by).
    * Set by the router only for a target whose `rawTarget` takes it and a body that needs no mapping.
+   * A streamed body (`"stream": true`) is sent to the stream endpoint, a plain one to chat.
    */
   raw?: string;
+  /**
+   * Pass-through streams: the router added `stream_options.include_usage` to `raw` (the client did
+   * not ask for usage, the router needs it for spend), so the `choices: []` usage chunk is read but
+   * not passed on in `raw` stream events.
+   */
+  rawAddsUsage?: boolean;
 }
 
 /** What an adapter says of a target that takes OpenAI Chat Completions bodies as they are (see `ProviderAdapter.rawTarget`). */
@@ -176,10 +183,12 @@ export interface ProviderCallOptions {
  * index), `tool_call_delta` fragments of its JSON arguments and `tool_call_end` once its arguments are
  * complete; and `finish` exactly once, last, when and only when the provider's terminal event
  * arrived, with the usage the stream reported (none when it sent no usage: unknown, never 0). Pings, role-only and empty deltas are not yielded. A stream cut before `finish`, or an
- * error frame, is thrown as a `RouterError`.
+ * error frame, is thrown as a `RouterError`. A request sent `raw` (pass-through) also yields `raw`
+ * events: the upstream's bytes, whole SSE events as they came, each before the events read from it.
  */
 export type ProviderStreamEvent =
   | { type: 'open'; requestId?: string; rateLimit?: RateLimitSnapshot }
+  | { type: 'raw'; bytes: string }
   | { type: 'delta'; text: string }
   | { type: 'thinking' }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
@@ -192,6 +201,13 @@ export interface ProviderEmbedRequest {
   model: string;
   input: string[];
   dimensions?: number;
+  /**
+   * Pass-through: the client's OpenAI embeddings body, `model` already the target's, to send as it is
+   * (the fields above still hold what the router decides by). Set only for an adapter with `rawEmbeddings`.
+   */
+  raw?: string;
+  /** With `raw`: the encoding the client asked for (its `encoding_format`), which the answer must be in to be relayed as it came. */
+  rawEncoding?: 'float' | 'base64';
 }
 
 /** Vectors in input order. */
@@ -201,6 +217,8 @@ export interface ProviderEmbedResponse {
   model: string;
   requestId?: string;
   rateLimit?: RateLimitSnapshot;
+  /** Pass-through: the response body exactly as the provider sent it, when its vectors are in the `rawEncoding` asked. */
+  raw?: string;
 }
 
 /**
@@ -250,6 +268,8 @@ export interface ProviderAdapter {
   stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent>;
   /** Present when the adapter sends OpenAI Chat Completions bodies as they are to `model` (pass-through); undefined for one it must map. */
   rawTarget?(model: string): RawTarget | undefined;
+  /** True when `embed` sends OpenAI embeddings bodies as they are (`ProviderEmbedRequest.raw`, pass-through). */
+  readonly rawEmbeddings?: boolean;
   /** Present when the provider has an embeddings API. */
   embed?(request: ProviderEmbedRequest, options: ProviderCallOptions): Promise<ProviderEmbedResponse>;
   close(): Promise<void>;

@@ -4,6 +4,7 @@ import { createAdapter } from '../providers/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
 import { missing, needsOf, type Capability } from './calls/capabilities.js';
 import { cachedStream } from './cache/cached-stream.js';
+import { passThroughMismatch } from './decide/pass-through.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { cacheBackend } from './cache/store-cache.js';
 import { observeCall, observeStream } from './calls/call-event.js';
@@ -169,6 +170,8 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   function begin(request: ChatRequest, operation: 'chat' | 'stream'): Call<ChatRequest> {
     if (closed) throw new RouterError('invalid_request', 'router is closed');
     validateRequest(request, resolved.chains, resolved.input);
+    const mismatch = request.passThrough && passThroughMismatch(request.passThrough.body, operation);
+    if (mismatch) throw new RouterError('invalid_request', mismatch);
     if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
     const startedAtMs = clock.now();
     const chain = request.chain ?? 'default';

@@ -301,6 +301,13 @@ export interface EmbedRequest {
   signal?: AbortSignal;
   /** Overall deadline for the whole call, every batch and wait included. */
   timeoutMs?: number;
+  /**
+   * The gateway's pass-through: the client's OpenAI embeddings body as it came (`text`) and parsed
+   * (`body`, which the fields above were read from). When the input goes in one request, a target
+   * that takes it as it is (an OpenAI-compatible one, see `embedPassThroughBlocker`) is sent `text`
+   * with only `model` rewritten.
+   */
+  passThrough?: { text: string; body: Record<string, unknown> };
 }
 
 /** Vectors for every input, in input order, all from one model. */
@@ -309,6 +316,8 @@ export interface EmbedResult {
   provider: string;
   model: string;
   usage: { inputTokens: number };
+  /** Pass-through (an `EmbedRequest.passThrough` a target took as it is): the provider's response body as it came, in the encoding the body asked. */
+  raw?: string;
   /** USD the call's batches cost at their targets' prices; absent when none was priced. */
   costUsd?: number;
   attempts: Attempt[];

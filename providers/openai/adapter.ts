@@ -17,6 +17,7 @@ import { withErrorEnvelope } from '../shared/presets/error-envelope.js';
 import { embeddedError } from './embedded-error.js';
 import { isReasoningModel } from './parameters.js';
 import { rawEndpoint, sendRaw } from './raw-chat.js';
+import { streamRaw } from './raw-stream.js';
 import { chatResponses } from './responses/chat.js';
 import type { ResponsesContext } from './responses/context.js';
 import { streamResponses } from './responses/stream.js';
@@ -54,11 +55,13 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   } : undefined;
   // Pass-through: Chat Completions bodies sent as they are, where nothing about the provider maps them.
   const raw = !responses && !dialect && !isAzure(provider) ? rawEndpoint(provider) : undefined;
+  const rawEmbed = raw ? { fetch, endpoint: rawEndpoint(provider, 'embeddings') } : undefined;
 
   return {
     name: provider.name,
     type: provider.type,
     traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS, maxEmbeddingTokens: OPENAI_MAX_EMBEDDING_TOKENS, timeoutCoversBody: transport !== undefined },
+    ...(rawEmbed ? { rawEmbeddings: true } : {}),
     ...(raw ? { rawTarget: (model: string) => ({ dialect: compatible ? 'openai-compatible' as const : 'openai' as const, reasoning: isReasoningModel(model) }) } : {}),
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       if (responses) return chatResponses(responses, request, options);
@@ -92,11 +95,12 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
       if (responses) return streamResponses(responses, request, options);
       const where = { provider: provider.name, model: request.model };
+      if (raw && request.raw !== undefined) return streamRaw({ fetch, endpoint: raw, compatible, where, now: () => clock.now(), map: mapper(request.model), headers: headersOf }, request, options);
       return streamOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model), headers: headersOf }, request, options);
     },
     embed(request, options) {
       const where = { provider: provider.name, model: request.model };
-      return embedOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model) }, request, options);
+      return embedOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model), raw: rawEmbed }, request, options);
     },
     async close() {
       // The pooled sockets are the adapter's own: none is left open after the router closes.

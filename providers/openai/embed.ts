@@ -4,10 +4,14 @@ import type { RouterError } from '../../src/errors.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import type { ProviderCallOptions, ProviderEmbedRequest, ProviderEmbedResponse } from '../types.js';
+import type { SdkFetch } from '../shared/http-fetch.js';
 import { embeddingVector } from './embedding-vector.js';
+import { sendRaw, type RawEndpoint } from './raw-chat.js';
 
 export interface OpenAIEmbedContext {
   client: OpenAI;
+  /** Pass-through: the transport and the `/embeddings` endpoint a `raw` body goes to. */
+  raw?: { fetch: SdkFetch; endpoint: RawEndpoint };
   compatible: boolean;
   map: (err: unknown) => RouterError;
   now: () => number;
@@ -29,8 +33,15 @@ export async function embedOpenAI(ctx: OpenAIEmbedContext, request: ProviderEmbe
   if (request.dimensions !== undefined) body.dimensions = request.dimensions;
   let data: OpenAI.CreateEmbeddingResponse;
   let response: Response;
+  let text: string | undefined;
   try {
-    ({ data, response } = await ctx.client.embeddings.create(body, sdkRequestOptions(options)).withResponse());
+    if (ctx.raw && request.raw !== undefined) {
+      response = await sendRaw(ctx.raw.fetch, ctx.raw.endpoint, request.raw, options, false);
+      text = await response.text();
+      data = JSON.parse(text) as OpenAI.CreateEmbeddingResponse;
+    } else {
+      ({ data, response } = await ctx.client.embeddings.create(body, sdkRequestOptions(options)).withResponse());
+    }
   } catch (err) {
     throw ctx.map(err);
   }
@@ -55,5 +66,7 @@ export async function embedOpenAI(ctx: OpenAIEmbedContext, request: ProviderEmbe
     model: data.model ?? request.model,
     requestId: response.headers.get('x-request-id') ?? undefined,
     rateLimit: readRateLimits(response.headers, ctx.now(), ctx.compatible ? 'any' : 'openai'),
+    // Relayed as it came only in the encoding the client asked: a server that ignores it (§7.1) gets the gateway's own answer.
+    ...(text !== undefined && data.data.every((item) => typeof item.embedding === (request.rawEncoding === 'base64' ? 'string' : 'object')) ? { raw: text } : {}),
   };
 }

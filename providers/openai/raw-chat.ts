@@ -10,12 +10,12 @@ export interface RawEndpoint {
   headers: Record<string, string>;
 }
 
-/** The endpoint of a non-Azure `openai` or `openai-compatible` provider, as `openAIClient` would build it. */
-export function rawEndpoint(provider: ProviderSettings): RawEndpoint {
+/** The endpoint of a non-Azure `openai` or `openai-compatible` provider, as `openAIClient` would build it (`path`: `chat/completions` or `embeddings`). */
+export function rawEndpoint(provider: ProviderSettings, path = 'chat/completions'): RawEndpoint {
   const { baseURL, query } = splitBaseURL(provider.baseURL ?? 'https://api.openai.com/v1', providerQuery(provider));
   const search = Object.keys(query).length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
   return {
-    url: `${baseURL.replace(/\/+$/, '')}/chat/completions${search}`,
+    url: `${baseURL.replace(/\/+$/, '')}/${path}${search}`,
     headers: {
       ...provider.headers,
       'content-type': 'application/json',

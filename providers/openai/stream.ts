@@ -1,23 +1,10 @@
 import type OpenAI from 'openai';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
-import type { FinishReason, Usage } from '../../src/types.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
-import { truncatedStream } from '../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderStreamEvent } from '../types.js';
 import { openAIBody } from './adapter-body.js';
-import { openAIFinishReason } from './finish-reason.js';
 import type { mapOpenAIError, MapContext } from './map-error.js';
-import { OpenAIToolCallTracker } from './stream-tool-calls.js';
-import { openAIUsage } from './usage.js';
-
-/**
- * Reasoning text some OpenAI-compatible servers stream before the answer (vLLM and DeepSeek
- * `reasoning_content`, others `reasoning`): liveness, never content.
- */
-function reasoningText(delta: unknown): boolean {
-  const d = delta as { reasoning_content?: unknown; reasoning?: unknown } | undefined;
-  return (typeof d?.reasoning_content === 'string' && d.reasoning_content !== '') || (typeof d?.reasoning === 'string' && d.reasoning !== '');
-}
+import { OpenAIChunkReader } from './stream-chunks.js';
 
 export interface OpenAIStreamContext {
   client: OpenAI;
@@ -49,36 +36,13 @@ export async function* streamOpenAI(ctx: OpenAIStreamContext, request: ProviderR
   }
   yield { type: 'open', requestId: response.headers.get('x-request-id') ?? undefined, rateLimit: readRateLimits(ctx.headers ? ctx.headers(response.headers) : response.headers, ctx.now(), ctx.compatible ? 'any' : 'openai') };
 
-  const tools = new OpenAIToolCallTracker();
-  let finishReason: FinishReason | undefined;
-  let refused = false;
-  let usage: Usage | undefined;
-  let model: string | undefined;
+  const reader = new OpenAIChunkReader();
   try {
-    for await (const chunk of stream) {
-      model ??= chunk.model;
-      if (chunk.usage) usage = openAIUsage(chunk.usage);
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      const delta = choice.delta;
-      if (delta?.content) yield { type: 'delta', text: delta.content };
-      if (reasoningText(delta)) yield { type: 'thinking' };
-      if (delta?.refusal) {
-        refused = true;
-        yield { type: 'delta', text: delta.refusal };
-      }
-      if (delta?.tool_calls?.length) yield* tools.fragments(delta.tool_calls);
-      if (choice.finish_reason && !finishReason) {
-        finishReason = openAIFinishReason(choice.finish_reason, { toolCalls: tools.any, refusal: refused });
-        if (finishReason !== 'length') yield* tools.endAll();
-      }
-    }
+    for await (const chunk of stream) yield* reader.events(chunk);
   } catch (err) {
     // Past the finish_reason (the terminal signal) only the usage chunk and [DONE] were to come:
     // the answer is whole, and its usage unknown.
-    if (!finishReason) throw ctx.map(err);
+    if (!reader.finishReason) throw ctx.map(err);
   }
-  if (!finishReason) throw truncatedStream(ctx.where, 'a finish_reason');
-  // No usage chunk (a server that ignores include_usage, a body cut after the finish): unknown, not 0.
-  yield { type: 'finish', finishReason, ...(usage ? { usage } : {}), model };
+  yield reader.finish(ctx.where);
 }

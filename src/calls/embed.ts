@@ -1,5 +1,6 @@
 import type { ProviderEmbedRequest, ProviderEmbedResponse } from '../../providers/types.js';
 import { embedBatches } from '../decide/embed-batches.js';
+import { embedPassThroughBlocker, passThroughBytes } from '../decide/pass-through.js';
 import { heuristicTokens } from '../decide/token-estimate.js';
 import { RouterError } from '../errors.js';
 import type { TokenEstimate } from '../policy/budget.js';
@@ -14,6 +15,8 @@ import type { EmbedRequest, EmbedResult } from '../types.js';
 interface Batch {
   input: string[];
   dimensions?: number;
+  /** The call's pass-through body and chain, when the whole input is this one batch. */
+  passThrough?: { text: string; body: Record<string, unknown>; chain: string };
 }
 
 /** Batches in flight at once after the first (which picks the model every later batch must use). */
@@ -36,6 +39,11 @@ export const embedKind: CallKind<ProviderEmbedRequest, ProviderEmbedResponse> = 
     const batch = call.request as Batch;
     const out: ProviderEmbedRequest = { model: target.target.model, input: batch.input };
     if (batch.dimensions !== undefined) out.dimensions = batch.dimensions;
+    const pass = batch.passThrough;
+    if (pass && embedPassThroughBlocker(pass.body, target.adapter, true, batch.dimensions) === undefined) {
+      out.raw = passThroughBytes(pass.text, pass.body, pass.chain, out.model);
+      out.rawEncoding = pass.body.encoding_format === 'base64' ? 'base64' : 'float';
+    }
     return out;
   },
   endpoint: (target) => target.embeddings,
@@ -78,6 +86,8 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
     maxTokens: Math.min(...call.targets.map((t) => t.adapter.traits.maxEmbeddingTokens ?? Infinity)),
   };
   const batches: Batch[] = embedBatches(inputs, ceiling, heuristicTokens).map((texts) => ({ input: texts, dimensions }));
+  const pass = call.request.passThrough;
+  if (pass && batches.length === 1) batches[0]!.passThrough = { ...pass, chain: call.chain };
 
   const first = await runChain(rt, batchCall(call, batches[0]!, call.targets, call.signal), embedKind);
   const answers: Array<ChainAnswer<ProviderEmbedResponse>> = [first];
@@ -123,5 +133,6 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
     attempts: call.attempts,
     latencyMs: rt.clock.now() - call.startedAtMs,
     ...(call.cost.usd !== undefined ? { costUsd: call.cost.usd } : {}),
+    ...(answers.length === 1 && first.value.raw !== undefined ? { raw: first.value.raw } : {}),
   };
 }

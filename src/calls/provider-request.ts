@@ -1,6 +1,6 @@
 import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
-import { passThroughBlocker, passThroughBytes } from '../decide/pass-through.js';
+import { passThroughAddsUsage, passThroughBlocker, passThroughBytes } from '../decide/pass-through.js';
 import { toJSONSchema } from './schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
 
@@ -51,7 +51,10 @@ export function providerRequest(request: ChatRequest, target: TargetRuntime): Pr
   const pass = request.passThrough;
   if (pass && target.adapter.rawTarget) {
     const blocked = passThroughBlocker(pass.body, target.adapter.rawTarget(out.model), { maxTokens: out.maxTokens, temperature: out.temperature, extraBody: extra !== undefined });
-    if (blocked === undefined) out.raw = passThroughBytes(pass.text, pass.body, request.chain ?? 'default', out.model);
+    if (blocked === undefined) {
+      out.raw = passThroughBytes(pass.text, pass.body, request.chain ?? 'default', out.model);
+      if (passThroughAddsUsage(pass.body)) out.rawAddsUsage = true;
+    }
   }
   return out;
 }

@@ -218,6 +218,7 @@ const embedSchema = z.object({
   tenant: z.string().min(1).optional(),
   signal: z.instanceof(AbortSignal).optional(),
   timeoutMs: positiveMs.optional(),
+  passThrough: z.object({ text: z.string(), body: z.record(z.string(), z.unknown()) }).strict().optional(),
 }).strict();
 
 /** Checks an embed call's input before anything is sent; throws `RouterError` kind `invalid_request` naming each problem. */

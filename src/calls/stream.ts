@@ -27,6 +27,8 @@ export type StreamEvent =
   | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
   | { type: 'tool_call'; toolCall: ToolCall }
   | { type: 'done'; result: ChatResult }
+  /** Pass-through only (a `passThrough` request whose target took its bytes, `start.passThrough`): the upstream's SSE bytes, whole events as they came, before the text they carry. */
+  | { type: 'raw'; bytes: string }
   | {
     type: 'interrupted';
     /** The text shown before the stream stopped. */
@@ -52,6 +54,8 @@ export interface StreamStart {
   requestId?: string;
   /** The headroom the committed response reported, when it carried rate-limit headers. */
   rateLimit?: RateLimitSnapshot;
+  /** The committed attempt sent the request's `passThrough` bytes: `raw` events carry the upstream's stream as it came. */
+  passThrough?: true;
 }
 
 /** Options of `router.stream`. */
@@ -73,6 +77,8 @@ export interface OpenStream {
   scope: AttemptScope;
   requestId?: string;
   rateLimit?: RateLimitSnapshot;
+  /** Pass-through: the upstream's bytes up to the commit point (held until the stream starts). */
+  raw?: string;
 }
 
 /**
@@ -85,15 +91,17 @@ export interface OpenStream {
 async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scope: AttemptScope): Promise<OpenStream> {
   const it = events[Symbol.asyncIterator]();
   let open: Extract<ProviderStreamEvent, { type: 'open' }> | undefined;
+  let raw: string | undefined;
   try {
     for (;;) {
       const next = await it.next();
       if (next.done) throw new RouterError('transport', 'stream ended without content or a terminal event', { code: 'stream_truncated' });
       const event = next.value;
       if (event.type === 'open') open = event;
+      else if (event.type === 'raw') raw = raw === undefined ? event.bytes : raw + event.bytes;
       else if (event.type === 'thinking') scope.alive();
       else if (event.type === 'delta' || event.type === 'tool_call_start' || event.type === 'finish') {
-        return { first: event, events: it, scope, requestId: open?.requestId, rateLimit: open?.rateLimit };
+        return { first: event, events: it, scope, requestId: open?.requestId, rateLimit: open?.rateLimit, raw };
       }
     }
   } catch (err) {
@@ -182,13 +190,17 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     yield {
       type: 'start', ...where, attempts: call.attempts,
       ...(open.requestId !== undefined ? { requestId: open.requestId } : {}), ...(open.rateLimit ? { rateLimit: open.rateLimit } : {}),
+      ...(open.raw !== undefined ? { passThrough: true as const } : {}),
     };
+    if (open.raw !== undefined) yield { type: 'raw', bytes: open.raw };
     for (;;) {
       if (event.type === 'finish') break;
       if (event.type === 'delta') {
         if (holdsText) text += event.text;
         chars += event.text.length;
         yield { type: 'text', delta: event.text };
+      } else if (event.type === 'raw') {
+        yield event;
       } else if (event.type === 'tool_call_start' || event.type === 'tool_call_delta' || event.type === 'tool_call_end') {
         for (const out of tools.take(event)) yield out;
       }

@@ -71,6 +71,8 @@ export const DEFAULTS = Object.freeze({
     keys: Object.freeze([]) as readonly never[], bodyLimitBytes: 10 * 1024 * 1024, drainMs: 25_000,
     /** One log line per request only when asked: off, only failed requests are logged. */
     logRequests: false,
+    /** Requests that need no translation go upstream as the client's bytes (src/decide/pass-through.ts). */
+    passThrough: true,
     /** `POST /v1/responses`: how long a stored response can be continued, how many one process keeps in memory. */
     responses: Object.freeze({ ttlMs: 3_600_000, maxEntries: 10_000 }),
   }),

@@ -390,6 +390,8 @@ export const gatewaySchema = z.object({
   drainMs: nonNegativeMs.default(DEFAULTS.gateway.drainMs),
   /** A log line for every request (`switchyard serve --log-requests`); off, only requests that failed (status 400 or above, or a stream the upstream cut short) are logged. @default false */
   logRequests: z.boolean().default(DEFAULTS.gateway.logRequests),
+  /** Pass-through: a chat completion (streamed or not) or embeddings request that an OpenAI-compatible target takes as it is goes upstream as the client's bytes (only `model` rewritten) and its answer comes back as the upstream's; `false` (`switchyard serve --no-pass-through`) translates every request. @default true */
+  passThrough: z.boolean().default(DEFAULTS.gateway.passThrough),
   /** `POST /v1/responses`: the conversations `previous_response_id` continues, kept in the state store. */
   responses: z.object({
     /** How long a stored response can be continued. @default 3600000 */
@@ -473,7 +475,7 @@ export const configSchema = z.object({
     cachedInputPerMTok: z.number().finite().nonnegative().optional(),
   }).strict()).default({}),
   /** `switchyard serve` and `createGateway`. */
-  gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs, logRequests: DEFAULTS.gateway.logRequests, responses: { ...DEFAULTS.gateway.responses } })),
+  gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs, logRequests: DEFAULTS.gateway.logRequests, passThrough: DEFAULTS.gateway.passThrough, responses: { ...DEFAULTS.gateway.responses } })),
   /**
    * Bounds on a call's free-form JSON (tool parameter schemas, the output schema, `providerOptions`
    * such as the gateway's `metadata`, tool call arguments and provider parts in the history): a field

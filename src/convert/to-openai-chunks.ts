@@ -17,6 +17,11 @@ export interface OpenAIErrorFrame {
   error: { message: string; type: string; param: null; code: string | null };
 }
 
+/** The error frame that ends an interrupted stream (`interrupted`'s error). */
+export function openAIErrorFrame(error: RouterError): OpenAIErrorFrame {
+  return { error: { message: error.message, type: 'server_error', param: null, code: error.kind } };
+}
+
 /** Options of `openAIChunker`. */
 export interface OpenAIChunkerOptions extends ToOpenAIOptions {
   /**
@@ -80,7 +85,7 @@ export function openAIChunker(options: OpenAIChunkerOptions = {}): OpenAIChunker
           return out;
         }
         case 'interrupted':
-          return [{ error: { message: event.error.message, type: 'server_error', param: null, code: event.error.kind } }];
+          return [openAIErrorFrame(event.error)];
       }
     },
   };

@@ -26,13 +26,9 @@ export function passThroughBlocker(body: Record<string, unknown>, target: RawTar
   for (const key in body) {
     if (body[key] !== undefined && !VERBATIM.has(key)) return `${key} is mapped by the router`;
   }
-  if (body.stream === true) {
-    // The router reads usage from the stream's last chunk; a body that does not ask for it is rewritten.
-    const options = body.stream_options as { include_usage?: unknown } | null | undefined;
-    if (options?.include_usage !== true) return 'a stream without stream_options.include_usage';
-  } else if (body.stream_options !== undefined) {
-    return 'stream_options without stream';
-  }
+  // A stream that does not ask for usage still goes: passThroughBytes asks for it (passThroughAddsUsage).
+  if (body.stream !== true && body.stream_options !== undefined) return 'stream_options without stream';
+  if (body.stream_options !== undefined && (typeof body.stream_options !== 'object' || body.stream_options === null)) return 'stream_options is not an object';
   if (!Array.isArray(body.messages)) return 'messages is not an array';
   for (const m of body.messages as unknown[]) {
     if (typeof m !== 'object' || m === null) return 'a message is not an object';
@@ -56,16 +52,83 @@ export function passThroughBlocker(body: Record<string, unknown>, target: RawTar
 }
 
 /**
+ * Whether the router must add `stream_options.include_usage` to a streamed body: it reads spend from
+ * the stream's usage chunk, which OpenAI sends only when asked. The adapter then reads that chunk and
+ * does not pass it on, so the client sees the stream it asked for (the `"usage": null` OpenAI puts on
+ * every other chunk once usage is asked is left as it came: the SDKs type every chunk's `usage` as
+ * optional and nullable).
+ */
+export function passThroughAddsUsage(body: Record<string, unknown>): boolean {
+  return body.stream === true && (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage !== true;
+}
+
+const INCLUDE_USAGE = '"stream_options":{"include_usage":true},';
+
+/**
  * The client's bytes with `model` naming the target's model instead of the chain: the one top-level
  * `"model": "<chain>"` replaced in place. When the chain's name appears as a `model` value more than
- * once (or not in the plain form), the body is serialised again from its parsed fields instead.
+ * once (or not in the plain form), the body is serialised again from its parsed fields instead. A
+ * stream that does not ask for usage gets `stream_options.include_usage` (passThroughAddsUsage):
+ * inserted first in the object when the client sent no `stream_options`, merged (serialised again)
+ * when it sent some.
  */
 export function passThroughBytes(text: string, body: Record<string, unknown>, chain: string, model: string): string {
-  const needle = JSON.stringify(chain);
-  const pattern = new RegExp(`"model"\\s*:\\s*${escapeRegExp(needle)}`, 'g');
+  const addUsage = passThroughAddsUsage(body);
+  if (addUsage && body.stream_options !== undefined) {
+    return JSON.stringify({ ...body, model, stream_options: { ...(body.stream_options as object), include_usage: true } });
+  }
+  const pattern = modelPattern(chain);
   const found = text.match(pattern);
-  if (found && found.length === 1) return text.replace(pattern, () => `"model":${JSON.stringify(model)}`);
-  return JSON.stringify({ ...body, model });
+  if (!found || found.length !== 1) return JSON.stringify(addUsage ? { stream_options: { include_usage: true }, ...body, model } : { ...body, model });
+  const bytes = text.replace(pattern, () => `"model":${JSON.stringify(model)}`);
+  if (!addUsage) return bytes;
+  const at = bytes.indexOf('{') + 1;
+  return bytes.slice(0, at) + INCLUDE_USAGE + bytes.slice(at);
+}
+
+/**
+ * Why a call cannot carry this pass-through body, or undefined: its bytes go upstream as they are, so
+ * a streamed body (`"stream": true`) needs `router.stream` and a plain one `router.chat`.
+ */
+export function passThroughMismatch(body: Record<string, unknown>, operation: 'chat' | 'stream'): string | undefined {
+  const streamed = body.stream === true;
+  if (operation === 'chat' && streamed) return 'passThrough.body has "stream": true: call router.stream with it (its bytes go upstream as they are, and router.chat answers one body)';
+  if (operation === 'stream' && !streamed) return 'passThrough.body lacks "stream": true: router.stream sends its bytes upstream as they are, so they must ask for a stream';
+  return undefined;
+}
+
+/** The embeddings fields a pass-through target takes exactly as the client sent them. */
+const EMBED_VERBATIM = new Set(['model', 'input', 'encoding_format', 'dimensions', 'user']);
+
+/**
+ * Why an OpenAI embeddings body cannot go to a target as the client sent it, or undefined when it
+ * can: the target must take raw bodies, the input go in one request (a split input is reassembled
+ * by the router), and every field be one the target reads as the router would send it.
+ */
+export function embedPassThroughBlocker(body: Record<string, unknown>, target: { rawEmbeddings?: boolean }, oneRequest: boolean, dimensions?: number): string | undefined {
+  if (!target.rawEmbeddings) return 'the target does not take OpenAI embeddings bodies as they are';
+  if (!oneRequest) return 'the input goes in more than one request';
+  for (const key in body) {
+    if (body[key] !== undefined && !EMBED_VERBATIM.has(key)) return `${key} is not an embeddings field the router knows`;
+  }
+  const input = body.input;
+  if (typeof input !== 'string' && !(Array.isArray(input) && input.every((s) => typeof s === 'string'))) return 'input is not text';
+  const format = body.encoding_format;
+  if (format !== undefined && format !== null && format !== 'float' && format !== 'base64') return 'encoding_format is neither float nor base64';
+  if ((body.dimensions ?? undefined) !== dimensions) return 'dimensions is not the call\'s';
+  return undefined;
+}
+
+/** The `"model": "<chain>"` pattern of each chain name seen, built once (chain names come from the config). */
+const MODEL_PATTERNS = new Map<string, RegExp>();
+
+function modelPattern(chain: string): RegExp {
+  let pattern = MODEL_PATTERNS.get(chain);
+  if (!pattern) {
+    pattern = new RegExp(`"model"\\s*:\\s*${escapeRegExp(JSON.stringify(chain))}`, 'g');
+    if (MODEL_PATTERNS.size < 1_000) MODEL_PATTERNS.set(chain, pattern);
+  }
+  return pattern;
 }
 
 function escapeRegExp(text: string): string {

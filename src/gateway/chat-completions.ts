@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamEvent } from '../calls/stream.js';
 import { fromOpenAI } from '../convert/from-openai.js';
 import { openAIParam } from '../convert/openai-param.js';
-import { openAIChunker } from '../convert/to-openai-chunks.js';
+import { openAIChunker, openAIErrorFrame } from '../convert/to-openai-chunks.js';
 import { toOpenAI } from '../convert/to-openai.js';
 import { isRouterError } from '../errors.js';
 import type { ChatRequest } from '../types.js';
@@ -39,10 +39,10 @@ export function chatCompletions(state: GatewayState) {
       chat.tenant = context.caller.tenant;
       withCallerKey(chat, context.caller);
       chat.signal = context.controller?.signal;
-      if (context.stream) return await streamAnswer(state, request, reply, chat, params);
       // Pass-through: a target that takes the body as it is gets the client's bytes (see src/decide/pass-through.ts).
-      const text = rawBodyOf(request);
+      const text = state.passThrough ? rawBodyOf(request) : undefined;
       if (text !== undefined) chat.passThrough = { text, body: params };
+      if (context.stream) return await streamAnswer(state, request, reply, chat, params);
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       const headers: Record<string, string> = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
@@ -74,12 +74,14 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
   const { start, res } = await startStream(request, reply, state.draining, events);
   let next: IteratorResult<StreamEvent>;
   const out = new SseWriter(res);
+  if (start.passThrough) return relayBytes(context, reply, out, events);
   const options = params.stream_options as { include_usage?: unknown } | undefined;
   const chunker = openAIChunker({ includeUsage: options?.include_usage === true });
   try {
     let event: StreamEvent = start;
     for (;;) {
-      const chunks = chunker.push(event);
+      // Raw bytes come only after a pass-through start, which relayBytes answers.
+      const chunks = event.type === 'raw' ? [] : chunker.push(event);
       if (event.type === 'interrupted') {
         context.kind = event.error.kind;
         await out.events(chunks);
@@ -110,4 +112,35 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
     // A client that went away: stop reading, so the router aborts the upstream request and frees its slot.
     await events.return?.(undefined).catch(() => {});
   }
+}
+
+/**
+ * A pass-through stream after its start: the upstream's bytes as they came (its chunks, its
+ * `[DONE]`), nothing of the gateway's own but the error frame that ends an interrupted stream.
+ */
+async function relayBytes(context: ReturnType<typeof contextOf>, reply: FastifyReply, out: SseWriter, events: AsyncIterator<StreamEvent>): Promise<unknown> {
+  try {
+    for (;;) {
+      const next = await events.next();
+      if (next.done) break;
+      const event = next.value;
+      if (event.type === 'raw') {
+        const wrote = out.bytes(event.bytes);
+        if (wrote) await wrote;
+        if (out.gone) return reply;
+      } else if (event.type === 'interrupted') {
+        context.kind = event.error.kind;
+        await out.events([openAIErrorFrame(event.error)]);
+        break;
+      } else if (event.type === 'done') {
+        break;
+      }
+    }
+  } catch (err) {
+    await out.events([errorReply(err).body]);
+  } finally {
+    await events.return?.(undefined).catch(() => {});
+  }
+  out.end();
+  return reply;
 }

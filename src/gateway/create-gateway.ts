@@ -67,8 +67,10 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
     requestIdHeader: false,
     genReqId: () => reqPrefix + (++reqSeq).toString(36),
   });
-  keepRawJsonBodies(app);
-  const state: GatewayState = { router, draining: false, createdAt: Math.floor(Date.now() / 1000) };
+  const passThrough = options.passThrough ?? config.passThrough;
+  // The translated path parses bodies as Fastify does by default; only pass-through keeps their text.
+  if (passThrough) keepRawJsonBodies(app);
+  const state: GatewayState = { router, draining: false, createdAt: Math.floor(Date.now() / 1000), passThrough };
   const readiness = new Readiness(router);
   const drain = new Drain(app, state, options.drainMs ?? config.drainMs);
   let metrics: GatewayMetrics | undefined | false = options.metrics;

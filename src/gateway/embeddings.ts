@@ -4,6 +4,7 @@ import { isRouterError } from '../errors.js';
 import type { Attempt, EmbedRequest } from '../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
 import { errorReply, gatewayError, type ErrorReply } from './error-reply.js';
+import { rawBodyOf } from './raw-body.js';
 import { chainOf, type GatewayState } from './state.js';
 
 const KNOWN = new Set(['model', 'input', 'encoding_format', 'dimensions', 'user']);
@@ -60,9 +61,16 @@ export function embeddings(state: GatewayState) {
     context.chain = chain;
     const asked = embedRequestOf(params, chain);
     if ('status' in asked) return sendError(request, reply, asked, state.draining);
+    // Pass-through: a target that takes the body as it is gets the client's bytes and its answer comes back as it came.
+    const text = state.passThrough ? rawBodyOf(request) : undefined;
+    if (text !== undefined) asked.request.passThrough = { text, body: params };
     try {
       const result = await state.router.embed(withCallerKey({ ...asked.request, tenant: context.caller.tenant, signal: context.controller?.signal }, context.caller));
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
+      if (result.raw !== undefined) {
+        return reply.headers({ ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: upstreamRequestId(result.attempts) }), 'content-type': 'application/json; charset=utf-8' })
+          .send(result.raw);
+      }
       const data = result.embeddings.map((vector, index) => ({ object: 'embedding', index, embedding: asked.base64 ? float32Base64(vector) : vector }));
       const tokens = result.usage.inputTokens;
       return reply.headers({ ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: upstreamRequestId(result.attempts) }) })

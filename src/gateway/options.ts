@@ -14,6 +14,8 @@ export interface GatewayOptions {
   env?: NodeJS.ProcessEnv;
   /** A log line for every request, not only the failed ones. @default the config's `gateway.logRequests` */
   logRequests?: boolean;
+  /** Send requests that need no translation upstream as the client's bytes. @default the config's `gateway.passThrough` */
+  passThrough?: boolean;
   /** Request logs (one line per request: no keys, no prompts), or `false` for none. @default pino at the config's `log.level`, to stderr */
   logger?: Logger | false;
   /** What `/metrics` serves, or `false` for no `/metrics`. @default the router's `switchyard_*` metrics in a prom-client registry of its own */

@@ -29,6 +29,11 @@ export class SseWriter {
     return this.write(text);
   }
 
+  /** Writes bytes as they are (a pass-through stream's upstream events). */
+  bytes(text: string): Promise<void> | undefined {
+    return this.write(text);
+  }
+
   /** Writes the stream's terminator and ends the response. */
   done(): void {
     if (!this.gone) this.res.end('data: [DONE]\n\n');

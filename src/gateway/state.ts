@@ -10,6 +10,8 @@ export interface GatewayState {
   draining: boolean;
   /** When the gateway was created (Unix seconds): the `created` of every /v1/models entry. */
   createdAt: number;
+  /** Pass-through on: bodies an OpenAI-compatible target takes as they are go as the client's bytes. */
+  passThrough: boolean;
 }
 
 /** True when `name` is a chain of the router that this request's key may use. */

@@ -26,6 +26,16 @@ export function answerEmbeddings(dims = 1024) {
   };
 }
 
+/**
+ * The gateway's two paths for a request an OpenAI-compatible target takes as it is: the client's
+ * bytes (pass-through, the default) and the router's own translation (`passThrough: false`). The
+ * conformance and gateway suites run on both (`describe.each(GATEWAY_PATHS)`).
+ */
+export const GATEWAY_PATHS = [
+  { path: 'pass-through', passThrough: true },
+  { path: 'translated', passThrough: false },
+] as const;
+
 /** A gateway on loopback in front of a router whose providers talk to `up`; the real openai SDK as its client. */
 export interface Harness {
   router: Router;

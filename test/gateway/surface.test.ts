@@ -2,7 +2,7 @@ import OpenAI, { APIError } from 'openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OPENAI_PATH } from '../support/fixtures.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
-import { EMBED_MODEL, EMBED_PATH, startHarness, vectorOf, type Harness } from './gateway-harness.js';
+import { EMBED_MODEL, EMBED_PATH, GATEWAY_PATHS, startHarness, vectorOf, type Harness } from './gateway-harness.js';
 
 let up: Upstream;
 let h: Harness;
@@ -16,33 +16,35 @@ afterEach(async () => {
 
 const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected the request to fail'); }, (e: unknown) => e as APIError);
 
-describe('POST /v1/embeddings through the openai SDK', () => {
-  it('returns vectors of the full length with the SDK default encoding (base64), and with float', async () => {
-    h = await startHarness(up);
-    const client = h.client();
-    const input = ['the first text', 'a second'];
-    const { data: byDefault, response } = await client.embeddings.create({ model: 'embeddings', input }).withResponse();
-    expect(up.requests[0]!.body).toMatchObject({ model: EMBED_MODEL, input });
-    expect(byDefault.data.map((d) => d.embedding.length)).toEqual([1024, 1024]);
-    expect(byDefault.data.map((d) => d.embedding)).toEqual(input.map((t) => vectorOf(t, 1024)));
-    expect(byDefault.data.map((d) => d.index)).toEqual([0, 1]);
-    expect(byDefault).toMatchObject({ object: 'list', model: EMBED_MODEL, usage: { prompt_tokens: 6, total_tokens: 6 } });
-    expect(response.headers.get('x-switchyard-model')).toBe(EMBED_MODEL);
-    expect(response.headers.get('x-switchyard-upstream-request-id')).toBe('req_emb');
+describe.each(GATEWAY_PATHS)('$path', ({ passThrough }) => {
+  describe('POST /v1/embeddings through the openai SDK', () => {
+    it('returns vectors of the full length with the SDK default encoding (base64), and with float', async () => {
+      h = await startHarness(up, {}, { passThrough });
+      const client = h.client();
+      const input = ['the first text', 'a second'];
+      const { data: byDefault, response } = await client.embeddings.create({ model: 'embeddings', input }).withResponse();
+      expect(up.requests[0]!.body).toMatchObject({ model: EMBED_MODEL, input });
+      expect(byDefault.data.map((d) => d.embedding.length)).toEqual([1024, 1024]);
+      expect(byDefault.data.map((d) => d.embedding)).toEqual(input.map((t) => vectorOf(t, 1024)));
+      expect(byDefault.data.map((d) => d.index)).toEqual([0, 1]);
+      expect(byDefault).toMatchObject({ object: 'list', model: EMBED_MODEL, usage: { prompt_tokens: 6, total_tokens: 6 } });
+      expect(response.headers.get('x-switchyard-model')).toBe(EMBED_MODEL);
+      expect(response.headers.get('x-switchyard-upstream-request-id')).toBe('req_emb');
 
-    const floats = await client.embeddings.create({ model: 'embeddings', input: 'one', encoding_format: 'float' });
-    expect(floats.data[0]!.embedding).toEqual(vectorOf('one', 1024));
-  });
+      const floats = await client.embeddings.create({ model: 'embeddings', input: 'one', encoding_format: 'float' });
+      expect(floats.data[0]!.embedding).toEqual(vectorOf('one', 1024));
+    });
 
-  it('refuses token arrays and unknown fields with the envelope, sending nothing', async () => {
-    h = await startHarness(up);
-    const client = h.client();
-    const tokens = await failure(client.embeddings.create({ model: 'embeddings', input: [[1, 2, 3]] }));
-    expect([tokens.status, tokens.code, tokens.param]).toEqual([400, 'invalid_parameter', 'input']);
-    const chat = await failure(client.embeddings.create({ model: 'default', input: 'x' }));
-    expect([chat.status, chat.type]).toEqual([400, 'invalid_request_error']);
-    expect(chat.message).toMatch(/anthropic:claude-sonnet-4-6 \(Anthropic has no embeddings API\)/);
-    expect(up.count(EMBED_PATH)).toBe(0);
+    it('refuses token arrays and unknown fields with the envelope, sending nothing', async () => {
+      h = await startHarness(up, {}, { passThrough });
+      const client = h.client();
+      const tokens = await failure(client.embeddings.create({ model: 'embeddings', input: [[1, 2, 3]] }));
+      expect([tokens.status, tokens.code, tokens.param]).toEqual([400, 'invalid_parameter', 'input']);
+      const chat = await failure(client.embeddings.create({ model: 'default', input: 'x' }));
+      expect([chat.status, chat.type]).toEqual([400, 'invalid_request_error']);
+      expect(chat.message).toMatch(/anthropic:claude-sonnet-4-6 \(Anthropic has no embeddings API\)/);
+      expect(up.count(EMBED_PATH)).toBe(0);
+    });
   });
 });
 

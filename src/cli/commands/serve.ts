@@ -13,7 +13,7 @@ import { storeIsLocal, WorkerShareError, workerShare, type SharedLimit } from '.
 import { resolveConfig } from '../../config/resolve-config.js';
 import type { ResolvedConfig, SwitchyardConfig } from '../../config/index.js';
 
-const USAGE = `Usage: switchyard serve [--config FILE] [--port N] [--host HOST] [--workers N|auto] [--log-requests]
+const USAGE = `Usage: switchyard serve [--config FILE] [--port N] [--host HOST] [--workers N|auto] [--log-requests] [--no-pass-through]
 
 Serves the router config as an OpenAI-compatible HTTP API, so any OpenAI client, in any language,
 uses the chains by changing its base URL to http://HOST:PORT/v1 (\`model\` names a chain):
@@ -37,9 +37,11 @@ Options:
                   holds 1/N of every limit (rpm, tpm, concurrency, spend), and says so at start
   --log-requests  a log line (stderr, pino at log.level) for every request; without it (and without
                   gateway.logRequests) only failed requests are logged
+  --no-pass-through  translate every request (gateway.passThrough: false); by default a request an
+                  OpenAI-compatible target takes as it is goes upstream as the client's bytes
   -h, --help      this help`;
 
-const OPTIONS = { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' }, 'log-requests': { type: 'boolean' } } as const;
+const OPTIONS = { config: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' }, 'log-requests': { type: 'boolean' }, 'no-pass-through': { type: 'boolean' } } as const;
 
 /** Resolves with the first SIGINT or SIGTERM; a second one while draining ends the process at once. */
 function stopSignal(io: CliIO): Promise<string> {
@@ -108,7 +110,7 @@ export const command: CliCommand = {
       let gateway: Gateway;
       try {
         router = createRouter(config, { logger, env });
-        gateway = (await loadGateway()).createGateway(router, { logger, env, ...(values['log-requests'] ? { logRequests: true } : {}) });
+        gateway = (await loadGateway()).createGateway(router, { logger, env, ...(values['log-requests'] ? { logRequests: true } : {}), ...(values['no-pass-through'] ? { passThrough: false } : {}) });
       } catch (err) {
         throw asUsage(err);
       }

@@ -127,7 +127,10 @@ export interface Conformance {
   close(): Promise<void>;
 }
 
-export async function startConformance(): Promise<Conformance> {
+export { GATEWAY_PATHS } from '../gateway-harness.js';
+
+/** Starts the upstream and `switchyard serve` (with `--no-pass-through` when `passThrough` is false). */
+export async function startConformance({ passThrough = true }: { passThrough?: boolean } = {}): Promise<Conformance> {
   const up = await startUpstream();
   up.otherwise(OPENAI_PATH, answerOpenAI);
   up.otherwise(ANTHROPIC_PATH, answerAnthropic);
@@ -141,7 +144,7 @@ export async function startConformance(): Promise<Conformance> {
     retry: { maxAttempts: 1 },
     log: { level: 'warn' },
   });
-  const serve = startServe(['--config', file.path, '--port', '0']);
+  const serve = startServe(['--config', file.path, '--port', '0', ...(passThrough ? [] : ['--no-pass-through'])]);
   let url: string;
   try {
     url = await serve.url;

@@ -3,21 +3,22 @@ import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ANTHROPIC_PATH, CITY, CLAUDE, GPT, HELLO, KEY, OPENAI_PATH, STRUCTURED, answerWith, startConformance, type Conformance } from './conformance.js';
+import { ANTHROPIC_PATH, CITY, CLAUDE, GPT, HELLO, KEY, OPENAI_PATH, STRUCTURED, answerWith, GATEWAY_PATHS, startConformance, type Conformance } from './conformance.js';
 
 // @langchain/openai's ChatOpenAI at its defaults (Chat Completions), through `switchyard serve`.
 
 let c: Conformance;
-beforeAll(async () => {
-  c = await startConformance();
-}, 60_000);
-afterAll(async () => c?.close());
-beforeEach(() => c.up.reset());
 
 const model = (chain: string) => new ChatOpenAI({ model: chain, apiKey: KEY, configuration: { baseURL: `${c.url}/v1` }, maxRetries: 0 });
 const getWeather = tool(async ({ city }: { city: string }) => `sunny in ${city}`, { name: 'get_weather', description: 'The weather in a city', schema: z.object({ city: z.string() }) });
 
-describe('@langchain/openai: ChatOpenAI', () => {
+describe.each(GATEWAY_PATHS)('@langchain/openai: ChatOpenAI ($path)', ({ passThrough }) => {
+  beforeAll(async () => {
+    c = await startConformance({ passThrough });
+  }, 60_000);
+  afterAll(async () => c?.close());
+  beforeEach(() => c.up.reset());
+
   it('a plain call', async () => {
     const answer = await model(GPT).invoke('hi');
     expect(answer.content).toBe(HELLO);

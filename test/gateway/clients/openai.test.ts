@@ -1,21 +1,22 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANTHROPIC_PATH, CITY, CLAUDE, GPT, HELLO, KEY, OPENAI_PATH, answerWith, startConformance, type Conformance } from './conformance.js';
+import { ANTHROPIC_PATH, CITY, CLAUDE, GPT, HELLO, KEY, OPENAI_PATH, answerWith, GATEWAY_PATHS, startConformance, type Conformance } from './conformance.js';
 
 // The openai SDK (chat completions) at its defaults, through `switchyard serve`.
 
 let c: Conformance;
 let client: OpenAI;
-beforeAll(async () => {
-  c = await startConformance();
-  client = new OpenAI({ apiKey: KEY, baseURL: `${c.url}/v1`, maxRetries: 0 });
-}, 60_000);
-afterAll(async () => c?.close());
-beforeEach(() => c.up.reset());
 
 const weather: OpenAI.ChatCompletionTool = { type: 'function', function: { name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } };
 
-describe('openai SDK: chat.completions', () => {
+describe.each(GATEWAY_PATHS)('openai SDK: chat.completions ($path)', ({ passThrough }) => {
+  beforeAll(async () => {
+    c = await startConformance({ passThrough });
+    client = new OpenAI({ apiKey: KEY, baseURL: `${c.url}/v1`, maxRetries: 0 });
+  }, 60_000);
+  afterAll(async () => c?.close());
+  beforeEach(() => c.up.reset());
+
   it('a plain call', async () => {
     const answer = await client.chat.completions.create({ model: GPT, messages: [{ role: 'user', content: 'hi' }] });
     expect(answer.choices[0]!.message.content).toBe(HELLO);
@@ -33,6 +34,23 @@ describe('openai SDK: chat.completions', () => {
     expect(text).toBe(HELLO);
     expect(usage).toMatchObject({ prompt_tokens: 25, completion_tokens: 12 });
     expect(c.bodies(ANTHROPIC_PATH)).toEqual([expect.objectContaining({ model: 'claude-sonnet-4-6', stream: true })]);
+  });
+
+  it('a stream to an OpenAI target: the usage chunk when asked for, none when not', async () => {
+    for (const asked of [true, false]) {
+      const stream = await client.chat.completions.create({ model: GPT, messages: [{ role: 'user', content: 'hi' }], stream: true, ...(asked ? { stream_options: { include_usage: true } } : {}) });
+      let text = '';
+      let usage: OpenAI.CompletionUsage | undefined;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        usage = chunk.usage ?? usage;
+      }
+      expect(text).toBe(HELLO);
+      if (asked) expect(usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 9, total_tokens: 30 });
+      else expect(usage).toBeUndefined();
+    }
+    // Either path asks the upstream for usage (the router reads it for spend).
+    expect(c.bodies(OPENAI_PATH)).toEqual(Array.from({ length: 2 }, () => expect.objectContaining({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true } })));
   });
 
   it('a two-step tool loop, the SDK\'s own runTools helper driving it over a stream', async () => {
