@@ -47,6 +47,8 @@ interface Summary {
   rps10ms: number;
   rpsPerCore: number;
   peakRps: number;
+  /** The gateway's CPU µs a request at its busiest wrk point. */
+  cpuUs: number;
 }
 
 interface SweepPoint extends WrkResult {
@@ -174,12 +176,19 @@ export const gateway: BenchScenario = {
       }
 
       const cpu = await inProcessCpu(upstream.baseURL, ctx.quick ? 1 : 3);
-      const syPoints = sweeps[processes[0]!.name] ?? [];
-      const saturated = syPoints.reduce<SweepPoint | undefined>((b, p) => (!b || p.cpuCores > b.cpuCores ? p : b), undefined);
+      /** The gateway's CPU a request at its busiest wrk point: the figure load on the machine moves least. */
+      const busiestCpuUs = (name: string) => {
+        const busiest = (sweeps[name] ?? []).reduce<SweepPoint | undefined>((b, p) => (!b || p.cpuCores > b.cpuCores ? p : b), undefined);
+        return busiest ? busiest.cpuUsPerRequest : Number.NaN;
+      };
       const cpuTable = {
-        title: 'Where a request\'s CPU goes (µs per request; in-process figures at c=8 in the client process, the gateway\'s from its busiest wrk point)',
-        columns: ['the openai SDK call alone', 'router.chat (router + SDK)', 'switchyard serve (HTTP in and out + router + SDK)', 'of which the gateway\'s own HTTP work'],
-        rows: [[num(cpu.sdkUs), num(cpu.routerUs), saturated ? num(saturated.cpuUsPerRequest) : 'n/a', saturated ? num(saturated.cpuUsPerRequest - cpu.routerUs) : 'n/a']],
+        title: 'Where a request\'s CPU goes (µs per request): in-process at c=8 in the client process, and each gateway\'s from /proc at its busiest wrk point',
+        columns: ['what', 'CPU µs / request'],
+        rows: [
+          ['the openai SDK call alone (in-process)', num(cpu.sdkUs)],
+          ['router.chat, router + SDK (in-process; the translated path without HTTP in and out)', num(cpu.routerUs)],
+          ...arms.slice(1).map((a) => [a.name, num(busiestCpuUs(a.name))]),
+        ],
       };
       const latencyTable = {
         title: `c=1, the openai SDK as the client, arms interleaved call by call: median of ${rounds} round(s) [IQR], µs`,
@@ -216,7 +225,7 @@ export const gateway: BenchScenario = {
         const peak = clean.length > 0 ? Math.max(...clean.map((p) => p.rps)) : Number.NaN;
         // Measured points none of which kept p99 within 10 ms are a miss (0), not a gap in the data.
         const rate = best ? best.rps : points.length > 0 ? 0 : Number.NaN;
-        summary[a.name] = { addedP50Us: lat[a.name]!.p50.median - direct.p50.median, addedP99Us: addedP99, addedP99ModerateUs: addedModerate, rpsPerCore: perCore, rps10ms: rate, peakRps: peak };
+        summary[a.name] = { addedP50Us: lat[a.name]!.p50.median - direct.p50.median, addedP99Us: addedP99, addedP99ModerateUs: addedModerate, rpsPerCore: perCore, rps10ms: rate, peakRps: peak, cpuUs: busiestCpuUs(a.name) };
         // The done-when of issue 22 is on the pass-through path of one worker (and --workers 2 against it, below).
         if (!a.name.startsWith('switchyard') || a.name.includes('--workers') || a.name.endsWith(TRANSLATED)) continue;
         const addedP50 = summary[a.name]!.addedP50Us;
@@ -232,19 +241,21 @@ export const gateway: BenchScenario = {
       const sySummary = summary[processes[0]!.name]!;
       const headline = {
         title: 'At a glance',
-        columns: ['arm', 'added p50 (c=1)', 'added p99 (c=1)', `added p99 (wrk c=${MODERATE})`, 'req/s at p99 ≤ 10 ms', 'the same per core', 'peak req/s (any p99)'],
+        columns: ['arm', 'added p50 (c=1)', 'added p99 (c=1)', `added p99 (wrk c=${MODERATE})`, 'req/s at p99 ≤ 10 ms', 'the same per core', 'peak req/s (any p99)', 'gateway CPU µs / request'],
         rows: Object.entries(summary).map(([name, v]) => {
-          const n = (x: number) => (Number.isFinite(x) ? num(x) : 'n/a');
-          return [name, `${num(v.addedP50Us)} µs`, `${num(v.addedP99Us)} µs`, Number.isFinite(v.addedP99ModerateUs) ? ms(v.addedP99ModerateUs) : 'n/a', n(v.rps10ms), n(v.rpsPerCore), n(v.peakRps)];
+          const n = (x: number) => (x === 0 ? 'none' : Number.isFinite(x) ? num(x) : 'n/a');
+          return [name, `${num(v.addedP50Us)} µs`, `${num(v.addedP99Us)} µs`, Number.isFinite(v.addedP99ModerateUs) ? ms(v.addedP99ModerateUs) : 'n/a', n(v.rps10ms), n(v.rpsPerCore), n(v.peakRps), n(v.cpuUs)];
         }),
       };
       const sy2Summary = Object.entries(summary).find(([n]) => n.includes('--workers 2') && !n.endsWith(TRANSLATED))?.[1];
       if (sy2Summary && sySummary) {
-        const ratio = sy2Summary.rps10ms / sySummary.rps10ms;
         const peakRatio = sy2Summary.peakRps / sySummary.peakRps;
+        // With no point of either within p99 ≤ 10 ms (a busy machine), the peaks stand in, and say so.
+        const both = sy2Summary.rps10ms > 0 && sySummary.rps10ms > 0;
+        const ratio = both ? sy2Summary.rps10ms / sySummary.rps10ms : peakRatio;
         notes.push(`switchyard serve --workers 2 against one worker (pass-through): ${num(sy2Summary.rps10ms)} vs ${num(sySummary.rps10ms)} req/s at p99 ≤ 10 ms (${ratio.toFixed(2)}x), ` +
           `peak ${num(sy2Summary.peakRps)} vs ${num(sySummary.peakRps)} (${peakRatio.toFixed(2)}x). On a 2-core machine wrk and the upstream take the same cores, so this understates what a second core gives a gateway of its own.`);
-        targets.push(check('switchyard --workers 2: req/s at p99 ≤ 10 ms against one worker', '≥ 1.7x', `${Number.isFinite(ratio) ? ratio.toFixed(2) : 'n/a'}x`,
+        targets.push(check('switchyard --workers 2: req/s at p99 ≤ 10 ms against one worker', '≥ 1.7x', `${Number.isFinite(ratio) ? ratio.toFixed(2) : 'n/a'}x${both ? '' : ' (peaks: no point within 10 ms)'}`,
           Number.isFinite(ratio) ? ratio >= 1.7 : null, `${(1.7 - ratio).toFixed(2)}x under`));
       }
       if (pkSummary && sySummary) {
