@@ -5,6 +5,7 @@ import {
   compatibleInsufficientCredits, compatibleRateLimitNullCode, openai429Headers, openaiBodies, openaiCompletion, openaiSuccessHeaders,
 } from '../../test/support/fixtures.js';
 import { adapterFor, closedPort, failureOf, fixedClock } from '../test-support/adapter-harness.js';
+import { vllm } from '../shared/presets/wire-fixtures.js';
 import { openAIBody } from './adapter.js';
 
 const BASE = 'http://openai.test/v1';
@@ -22,8 +23,9 @@ afterAll(() => nock.enableNetConnect());
 
 const openai = () => adapterFor('openai', { type: 'openai', apiKey: KEY, baseURL: BASE });
 
-describe('openai adapter: errors mapped to facts through the real SDK', () => {
-  it.each<[string, number, unknown, Record<string, string>, { kind: ErrorKind; code?: string; retryAfterMs?: number; requestId?: string }]>([
+type ErrorCase = [string, number, unknown, Record<string, string>, { kind: ErrorKind; code?: string; retryAfterMs?: number; requestId?: string }];
+/** Error answers and the facts each maps to: the same on the SDK's path and on the pass-through path. */
+const ERROR_CASES: ErrorCase[] = [
     ['429 rate_limit_exceeded (requests) with retry-after', 429, openaiBodies.rateLimitRequests, openai429Headers,
       { kind: 'rate_limited', code: 'rate_limit_exceeded', retryAfterMs: 20_000, requestId: 'req_abc' }],
     ['429 without retry-after: the exhausted window\'s Go-duration reset', 429, openaiBodies.rateLimitRequests,
@@ -51,9 +53,23 @@ describe('openai adapter: errors mapped to facts through the real SDK', () => {
     ['503 overloaded', 503, openaiBodies.overloaded503, {}, { kind: 'server', code: 'server_error' }],
     ['503 server_is_overloaded with retry-after', 503, openaiBodies.serverIsOverloaded, { 'retry-after': '2' }, { kind: 'server', code: 'server_is_overloaded', retryAfterMs: 2000 }],
     ['502 with an HTML body', 502, '<html><body>Bad gateway</body></html>', { 'content-type': 'text/html' }, { kind: 'server' }],
-  ])('%s', async (_what, status, body, headers, expected) => {
+];
+/** A pass-through body: what the gateway forwards as the client sent it. */
+const RAW_BODY = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello' }] });
+
+describe('openai adapter: errors mapped to facts through the real SDK', () => {
+  it.each(ERROR_CASES)('%s', async (_what, status, body, headers, expected) => {
     nock(BASE).post('/chat/completions').reply(status, body as nock.Body, headers);
     const err = await failureOf(openai(), request);
+    expect(err.status).toBe(status);
+    expect(err).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', ...expected });
+    if (expected.retryAfterMs !== undefined) expect(err.retryAfterMs).toBeCloseTo(expected.retryAfterMs, 3);
+    else if (expected.kind !== 'rate_limited' && expected.kind !== 'server') expect(err.retryAfterMs).toBeUndefined();
+  });
+
+  it.each(ERROR_CASES)('pass-through (the client\'s bytes on the node:http transport): %s', async (_what, status, body, headers, expected) => {
+    nock(BASE).post('/chat/completions').reply(status, body as nock.Body, headers);
+    const err = await failureOf(openai(), { ...request, raw: RAW_BODY });
     expect(err.status).toBe(status);
     expect(err).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', ...expected });
     if (expected.retryAfterMs !== undefined) expect(err.retryAfterMs).toBeCloseTo(expected.retryAfterMs, 3);
@@ -177,6 +193,15 @@ describe('openai-compatible adapter', () => {
   it('treats a 402 as exhausted credit', async () => {
     nock('http://vllm.test/v1').post('/chat/completions').reply(402, { error: { message: 'Payment required', type: null, code: null } });
     expect((await failureOf(compat(), { ...request, model: 'm' })).kind).toBe('quota_exhausted');
+  });
+
+  it('pass-through: a top-level error body (older vLLM) gets OpenAI\'s envelope first, so its context-length message still maps, as on the SDK\'s path', async () => {
+    const { status, body } = vllm.contextLengthTopLevel;
+    nock('http://vllm.test/v1').post('/chat/completions').twice().reply(status, body);
+    const viaSdk = await failureOf(compat(), { ...request, model: 'm' });
+    const passed = await failureOf(compat(), { ...request, model: 'm', raw: RAW_BODY });
+    expect(passed).toMatchObject({ kind: 'context_length', status: 400 });
+    expect([passed.kind, passed.code, passed.message]).toEqual([viaSdk.kind, viaSdk.code, viaSdk.message]);
   });
 
   it('treats a 429 whose code is null as a rate limit', async () => {

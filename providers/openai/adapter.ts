@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import type { HeaderBag } from '../shared/headers.js';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import { providerTransport } from '../shared/http-fetch.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
@@ -18,6 +19,7 @@ import { embeddedError } from './embedded-error.js';
 import { isReasoningModel } from './parameters.js';
 import { rawEndpoint, sendRaw } from './raw-chat.js';
 import { streamRaw } from './raw-stream.js';
+import { plainEndpoint, postRaw } from './raw-post.js';
 import { chatResponses } from './responses/chat.js';
 import type { ResponsesContext } from './responses/context.js';
 import { streamResponses } from './responses/stream.js';
@@ -46,7 +48,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const fetch = sendingFetch(compatible ? withErrorEnvelope(base) : base);
   const client = openAIClient(provider, ctx.logger, fetch);
   const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact, dialect });
-  const headersOf = (headers: Headers) => aliasedHeaders(headers, dialect?.headerAliases);
+  const headersOf = (headers: HeaderBag) => aliasedHeaders(headers, dialect?.headerAliases);
   const responses: ResponsesContext | undefined = provider.type === 'openai' && provider.api === 'responses' ? {
     client,
     where: (model) => ({ provider: provider.name, model }),
@@ -56,6 +58,8 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   // Pass-through: Chat Completions bodies sent as they are, where nothing about the provider maps them.
   const raw = !responses && !dialect && !isAzure(provider) ? rawEndpoint(provider) : undefined;
   const rawEmbed = raw ? { fetch, endpoint: rawEndpoint(provider, 'embeddings') } : undefined;
+  // On our transport a plain pass-through answer skips fetch's Web objects (`postRaw`).
+  const plain = raw && transport ? plainEndpoint(raw) : undefined;
 
   return {
     name: provider.name,
@@ -67,20 +71,32 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       if (responses) return chatResponses(responses, request, options);
       const where = { provider: provider.name, model: request.model };
       let data: OpenAI.ChatCompletion;
-      let response: Response;
+      let response: { headers: HeaderBag };
       let body: string | undefined;
+      let webHeaders: () => Headers;
       try {
-        if (raw && request.raw !== undefined) {
-          response = await sendRaw(fetch, raw, request.raw, options, false);
-          body = await response.text();
+        if (plain && request.raw !== undefined) {
+          const answer = await postRaw(transport!, plain, request.raw, options, compatible);
+          body = answer.text;
           data = JSON.parse(body) as OpenAI.ChatCompletion;
+          response = answer;
+          webHeaders = answer.webHeaders;
+        } else if (raw && request.raw !== undefined) {
+          const web = await sendRaw(fetch, raw, request.raw, options, false);
+          body = await web.text();
+          data = JSON.parse(body) as OpenAI.ChatCompletion;
+          response = web;
+          webHeaders = () => web.headers;
         } else {
-          ({ data, response } = await client.chat.completions.create(openAIBody(request, compatible, provider.name), sdkRequestOptions(options)).withResponse());
+          const sdk = await client.chat.completions.create(openAIBody(request, compatible, provider.name), sdkRequestOptions(options)).withResponse();
+          data = sdk.data;
+          response = sdk.response;
+          webHeaders = () => sdk.response.headers;
         }
       } catch (err) {
         throw mapper(request.model)(err);
       }
-      const failed = embeddedError(data, response.headers);
+      const failed = embeddedError(data, webHeaders);
       if (failed) throw mapper(request.model)(failed);
       const { text, toolCalls, finishReason } = openAIAnswer(data, where);
       return {

@@ -97,3 +97,67 @@ describe('httpFetch, the SDKs\' transport on node:http', () => {
     expect(sockets.size).toBe(0);
   });
 });
+
+describe('httpFetch.post, the pass-through path\'s plain request on the same agents', () => {
+  const errors = { aborted: () => new Error('aborted by the caller'), timedOut: () => new Error('timed out') };
+  const sent = (body: string) => ({ 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+
+  it('sends the headers and body, calls onSend once before the bytes go, and answers status, headers (repeats joined) and text', async () => {
+    const order: string[] = [];
+    server.prependListener('request', () => order.push('request reached the server'));
+    const body = '{"a":"é"}';
+    const answer = await transport.post(new URL(`${url}/x?y=1`), { ...sent(body), authorization: 'Bearer k' }, body, { ...errors, onSend: () => order.push('onSend') });
+    expect(order).toEqual(['onSend', 'request reached the server']);
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('X-Request-Id')).toBe('req_7');
+    expect(answer.headers.get('set-cookie')).toBe('a=1, b=2');
+    expect(answer.headers.get('x-absent')).toBeNull();
+    expect(answer.webHeaders().get('x-request-id')).toBe('req_7');
+    expect(JSON.parse(answer.text)).toEqual({ echo: body });
+    expect(seen[0]!.headers).toMatchObject({ authorization: 'Bearer k', 'content-length': String(Buffer.byteLength(body)) });
+  });
+
+  it('decodes a gzip body, and its headers then name no encoding or length', async () => {
+    const answer = await transport.post(new URL(`${url}/gzip`), sent(''), '', errors);
+    expect(JSON.parse(answer.text)).toEqual({ ok: true });
+    expect(answer.headers.get('content-encoding')).toBeNull();
+    expect(answer.webHeaders().get('content-encoding')).toBeNull();
+  });
+
+  it('rejects with the caller\'s abort error when the signal aborts, and closes the request', async () => {
+    const controller = new AbortController();
+    const pending = transport.post(new URL(`${url}/hang`), sent(''), '', { ...errors, signal: controller.signal });
+    await new Promise<void>((resolve) => server.once('request', () => resolve()));
+    controller.abort();
+    await expect(pending).rejects.toThrow('aborted by the caller');
+    await new Promise<void>((resolve) => {
+      const check = () => (sockets.size === 0 ? resolve() : setImmediate(check));
+      check();
+    });
+    expect(sockets.size).toBe(0);
+  });
+
+  it('rejects an already aborted signal without sending anything', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(transport.post(new URL(`${url}/x`), sent(''), '', { ...errors, signal: controller.signal })).rejects.toThrow('aborted by the caller');
+    expect(seen).toHaveLength(0);
+  });
+
+  it('rejects with the timeout error when no answer comes within timeoutMs, and closes the request', async () => {
+    const pending = transport.post(new URL(`${url}/hang`), sent(''), '', { ...errors, timeoutMs: 5 });
+    await expect(pending).rejects.toThrow('timed out');
+    expect(seen).toHaveLength(1);
+    await new Promise<void>((resolve) => {
+      const check = () => (sockets.size === 0 ? resolve() : setImmediate(check));
+      check();
+    });
+    expect(sockets.size).toBe(0);
+  });
+
+  it('shares fetch\'s keep-alive agent: one connection for a fetch and a post', async () => {
+    await (await transport.fetch(`${url}/x`)).text();
+    await transport.post(new URL(`${url}/x`), sent(''), '', errors);
+    expect(sockets.size).toBe(1);
+  });
+});

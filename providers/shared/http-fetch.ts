@@ -3,6 +3,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { PROVIDER_SETTING_DEFAULTS } from '../types.js';
+import type { HeaderBag } from './headers.js';
 
 /** The `fetch` the SDKs call: what they pass and what they read back. */
 export type SdkFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -10,6 +11,8 @@ export type SdkFetch = (input: string | URL | Request, init?: RequestInit) => Pr
 /** An SDK `fetch` on Node's own http client, with the keep-alive agents it owns. */
 export interface HttpFetch {
   fetch: SdkFetch;
+  /** A plain (not streamed) request on the same agents, without the Web `Response` `fetch` builds (see `PlainAnswer`). */
+  post(url: URL, headers: http.OutgoingHttpHeaders, body: string, options: PlainPostOptions): Promise<PlainAnswer>;
   /** Closes every pooled socket: after it, nothing of this transport is left open. */
   close(): void;
 }
@@ -36,6 +39,37 @@ function requestHeaders(headers: RequestInit['headers'], body: string | Uint8Arr
   if (body !== undefined && out['content-length'] === undefined) out['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   out['accept-encoding'] ??= 'gzip, deflate, br';
   return out;
+}
+
+/** How `post` ends early: the caller's signal, a timeout (until the whole answer is in), and what runs right before the bytes go. */
+export interface PlainPostOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onSend?: () => void;
+  /** What a cancelled or timed-out request rejects with (the SDK's own error classes, for the one error mapping). */
+  aborted: () => Error;
+  timedOut: () => Error;
+}
+
+/** A whole answer read off the socket: status, a header lookup over Node's parsed headers, the body as text. */
+export interface PlainAnswer {
+  status: number;
+  statusText: string;
+  headers: HeaderBag;
+  text: string;
+  /** The headers as a Web `Headers` (built on demand: the SDK's error classes take one). */
+  webHeaders(): Headers;
+}
+
+/** Node's parsed (lower-cased) headers as a `HeaderBag`: no copy, as `Headers.get` would join repeats. */
+class NodeHeaders implements HeaderBag {
+  constructor(private readonly res: http.IncomingMessage, private readonly decoded: boolean) {}
+  get(name: string): string | null {
+    const key = name.toLowerCase();
+    if (this.decoded && (key === 'content-encoding' || key === 'content-length')) return null;
+    const v = this.res.headers[key];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
 }
 
 function responseHeaders(res: http.IncomingMessage): Headers {
@@ -135,8 +169,82 @@ export function httpFetch(): HttpFetch {
     });
   }
 
+  /**
+   * A plain answer without `fetch`'s Web objects (no `Request`, `Response`, body stream or
+   * `Headers` copy, no `AbortSignal.any` for the timeout): what the pass-through path sends on.
+   * Same agents, same decoding, same errors as `fetch` (Node's codes), and `options.aborted()` /
+   * `options.timedOut()` when the signal or the timeout ends it.
+   */
+  function post(url: URL, headers: http.OutgoingHttpHeaders, body: string, options: PlainPostOptions): Promise<PlainAnswer> {
+    const { signal, timeoutMs } = options;
+    if (signal?.aborted) return Promise.reject(options.aborted());
+    const client = url.protocol === 'https:' ? https : http;
+    const agent = agents[url.protocol as 'http:' | 'https:'];
+    if (!agent) return Promise.reject(new TypeError(`unsupported protocol ${url.protocol}`));
+    return new Promise<PlainAnswer>((resolve, reject) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = () => {
+        settled = true;
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const fail = (err: unknown) => {
+        if (settled) return;
+        finish();
+        reject(err);
+      };
+      const onAbort = () => {
+        req.destroy();
+        fail(options.aborted());
+      };
+      const req = client.request({
+        protocol: url.protocol, hostname: url.hostname, port: url.port || undefined, path: `${url.pathname}${url.search}`,
+        method: 'POST', headers, agent,
+      }, (res) => {
+        const encoding = res.headers['content-encoding'];
+        const decode = encoding === undefined ? undefined : DECODERS[encoding.trim().toLowerCase()];
+        const stream: Readable = decode ? res.pipe(decode() as unknown as NodeJS.WritableStream) as unknown as Readable : res;
+        if (decode) res.on('error', (err) => stream.destroy(err));
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.once('error', fail);
+        res.once('aborted', () => fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })));
+        stream.once('end', () => {
+          if (settled) return;
+          finish();
+          const status = res.statusCode ?? 502;
+          const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+          const bag = new NodeHeaders(res, decode !== undefined);
+          resolve({
+            status, statusText: res.statusMessage ?? '', headers: bag, text,
+            webHeaders: () => {
+              const web = responseHeaders(res);
+              if (decode) {
+                web.delete('content-encoding');
+                web.delete('content-length');
+              }
+              return web;
+            },
+          });
+        });
+      });
+      req.once('error', fail);
+      if (signal) signal.addEventListener('abort', onAbort, { once: true });
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          req.destroy();
+          fail(options.timedOut());
+        }, Math.max(1, Math.ceil(timeoutMs)));
+      }
+      options.onSend?.();
+      req.end(body);
+    });
+  }
+
   return {
     fetch,
+    post,
     close() {
       agents['http:'].destroy();
       agents['https:'].destroy();

@@ -78,8 +78,10 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
   if (logger) installRequestLog(app, logger, options.logRequests ?? config.logRequests);
 
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const isPublic = (request.routeOptions.config as { public?: boolean }).public === true;
-    const calls = (request.routeOptions.config as { call?: boolean }).call === true;
+    // One read: Fastify builds `routeOptions` afresh on every access.
+    const route = request.routeOptions.config as { public?: boolean; call?: boolean };
+    const isPublic = route.public === true;
+    const calls = route.call === true;
     const controller = calls ? new AbortController() : undefined;
     drain.track(reply, controller);
     if (isPublic) return done();

@@ -84,6 +84,10 @@ describe('switchyard serve --workers', () => {
     expect((await Promise.all(calls)).map((c) => c.body.choices[0].message.content)).toEqual(Array(4).fill('answered after SIGTERM'));
     expect(await s.exited).toBe(0);
     expect(s.stdout()).toMatch(/stopped: 4 in flight at SIGTERM, 0 cut off \(2 of 2 workers drained\)/);
+    // The four calls were on both workers (the cluster hands connections round-robin), and each worker
+    // answered its own after SIGTERM: every one of them drained, not just the first.
+    expect(requestPids(s.stderr()).size).toBe(2);
+    expect(requestPids(s.stderr()).has(s.child.pid!)).toBe(false);
     expect(s.stderr()).not.toMatch(/sk-proj-workers-test/);
   }, 90_000);
 
