@@ -29,6 +29,17 @@ process.on('message', (msg: any) => {
 process.send?.({ type: 'booted' });
 
 async function run(input: FleetClientInput, startMs: number, fromMs: number, untilMs: number): Promise<void> {
+  // The Redis store as shipped; the control arm's without the `shares` role (the budget still shared exactly).
+  const store = redisStore(input.redisURL, { keyPrefix: input.keyPrefix });
+  if (input.noFleetShares) Object.assign(store, { syncShares: undefined });
+  // When the shared budget granted each attempt, on the time it was asked with: what its limit counts.
+  const grantedAt: number[] = [];
+  const acquire = store.acquireBudget.bind(store);
+  store.acquireBudget = async (req, nowMs) => {
+    const grant = await acquire(req, nowMs);
+    if (grant.ok) grantedAt.push(nowMs);
+    return grant;
+  };
   const router = createRouter({
     providers: { openai: { type: 'openai', apiKey: input.apiKey, baseURL: input.baseURL, timeoutMs: 10_000, limits: { rpm: input.rpm, windowMs: input.windowMs, maxQueueMs: 60_000 } } },
     chains: { default: [`openai:${input.model}`] },
@@ -36,11 +47,7 @@ async function run(input: FleetClientInput, startMs: number, fromMs: number, unt
     tenants: Object.fromEntries(Object.entries(input.shares).map(([name, share]) => [name, { share }])),
     store: { type: 'redis', url: input.redisURL, keyPrefix: input.keyPrefix },
     log: { level: 'silent' },
-  }, input.noFleetShares ? { store: withoutShares() } : {});
-  // The control arm: the same Redis (budget shared exactly), without the `shares` role.
-  function withoutShares() {
-    return Object.assign(redisStore(input.redisURL, { keyPrefix: input.keyPrefix }), { syncShares: undefined });
-  }
+  }, { store });
   const served = { inWindow: 0, total: 0, failed: 0, byKind: {} as Record<string, number>, sentAt: [] as number[] };
   // When each request left (the budget admitted it just before): the fleet's rate, whatever the upstream's arrival jitter.
   router.on('attempt', (e) => {
@@ -64,5 +71,5 @@ async function run(input: FleetClientInput, startMs: number, fromMs: number, unt
   await new Promise((r) => setTimeout(r, Math.max(0, startMs - Date.now())));
   await Promise.all(Array.from({ length: input.loops }, loop));
   await router.close();
-  process.send?.({ type: 'done', served });
+  process.send?.({ type: 'done', served: { ...served, grantedAt } });
 }
