@@ -22,7 +22,7 @@ export type { RedisStoreOptions } from './store/redis-store.js';
 export type {
   StateStore, StoreLifecycle, ConnectionListener, BlockStore, Block, BudgetStore, BudgetLimits, BudgetRequest, BudgetGrant, BudgetDenial,
   BudgetSettlement, TokenDelta, IdempotencyStore, IdempotencyState, IdempotencyRead, CacheStore, BreakerStateStore, SharedBreakerState,
-  SpendStore, SpendReservation, SpendGrant, SpendSettlement, SpendAlert, SpendRow, SpendWindowLimit,
+  SpendStore, SpendReservation, SpendGrant, SpendSettlement, SpendAlert, SpendRow, SpendWindowLimit, ShareStore, ShareSync, ShareView,
 } from './store/state-store.js';
 export type { Price } from './spend/price-table.js';
 export type { BreakerState } from './policy/circuit-breaker.js';

@@ -28,6 +28,7 @@ import { Idempotency } from './policy/idempotency.js';
 import { StallGuard } from './policy/stall-guard.js';
 import { buildTargets, type TargetRuntime } from './policy/target-runtime.js';
 import { embeddingsEndpoint, PoolOrder } from './policy/pool-order.js';
+import { FleetShares } from './policy/fleet-shares.js';
 import { Tenants } from './policy/tenants.js';
 import { Spend } from './policy/spend-budgets.js';
 import { GATEWAY_KEY } from './spend/gateway-key.js';
@@ -139,9 +140,13 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const adapters = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger, redact: secretRedactor(providerSecrets(provider)) }));
   const closer = new AbortController();
+  // Tenants' shares across the fleet, with a shared store that plays the role (Redis) and tenants
+  // configured (without any, every call is the default tenant: there is nothing to share out).
+  const shareStore = store.shared && Object.keys(resolved.tenants).length > 0 ? roleOf(store, 'shares') : undefined;
+  const fleet = shareStore ? new FleetShares(shareStore, clock, (name) => tenants.resolve(name).share, logger) : undefined;
   const rt: Runtime = {
     config: resolved, chains: buildTargets(resolved, adapters, breakers), clock, events, logger, store,
-    admission: new Admission(store, clock, closer.signal, (err) => logger.warn({ err: String(err) }, 'state store failed while settling a lease: the answer stands, the lease expires by its TTL')),
+    admission: new Admission(store, clock, closer.signal, (err) => logger.warn({ err: String(err) }, 'state store failed while settling a lease: the answer stands, the lease expires by its TTL'), fleet),
     spend: new Spend(resolved, roleOf(store, 'spend'), clock, events, logger),
     closing: closer.signal,
     active: new ActiveCalls(),
@@ -268,6 +273,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
         closer.abort(new RouterError('aborted', 'router closed'));
         await rt.active.drained();
         breakers.shutdown();
+        fleet?.close();
         rt.stallGuard.stop();
         events.clear();
         await Promise.all([...adapters.values()].map((a) => a.close()));

@@ -9,6 +9,7 @@ import type { ErrorKind, RateLimitSnapshot } from '../types.js';
 import { nextCacheShare, reconcileTokens, refusedTokens, reserveTokens, type BilledUsage, type TokenReservation } from '../decide/token-reservation.js';
 import type { Budget, RefusalReason, TokenEstimate } from './budget.js';
 import { FairQueue, type Waiter } from './fair-queue.js';
+import type { FleetShares } from './fleet-shares.js';
 import type { TargetRuntime } from './target-runtime.js';
 
 /** One attempt asking for room: in its tenant's budget (if any), then in the target endpoint's. */
@@ -111,6 +112,8 @@ export class Admission {
     private readonly closing?: AbortSignal,
     /** Told of a store failure while settling a lease; the call goes on. */
     private readonly onSettleError?: (err: unknown) => void,
+    /** With a shared store that plays `shares`: tenants' shares of each target budget across the fleet. */
+    private readonly fleet?: FleetShares,
   ) {
     // Every queued call listens for the router closing (and leaves with its listener): a paced
     // budget routinely holds more than Node's default of 10, which is no leak worth a warning.
@@ -207,7 +210,10 @@ export class Admission {
 
   /** Takes room in budgets[i..], in order; on a refusal gives back what budgets[0..i) granted. */
   private takeFrom(ask: Ask, i: number): MaybePromise<Admitted | Refused> {
-    if (i === ask.budgets.length) return { ok: true, lease: new Lease(this, ask) };
+    if (i === ask.budgets.length) {
+      this.fleet?.admitted(ask.req.budget.key, ask.req.call.tenant.name);
+      return { ok: true, lease: new Lease(this, ask) };
+    }
     return andThen(this.take(ask, ask.budgets[i]!), (grant) => {
       if (grant.ok) return this.takeFrom(ask, i + 1);
       const taken = ask.budgets.slice(0, i);
@@ -236,8 +242,10 @@ export class Admission {
       leaseId: ask.leaseId, leaseTtlMs: ask.req.leaseTtlMs,
     };
     const queue = this.queues.get(budget.key);
-    // Callers already queued go first: only with nobody waiting may a call take room directly.
-    if (queue && queue.size > 0) return this.wait(this.queueFor(budget.key), request, ask);
+    // Callers already queued go first: only with nobody waiting may a call take room directly (and
+    // only when the fleet's shares do not hold its tenant back for another's).
+    const fleetHolds = budget === ask.req.budget && this.fleet?.holds(budget.key, call.tenant.name);
+    if ((queue && queue.size > 0) || fleetHolds) return this.wait(this.queueFor(budget.key), request, ask);
     return andThen(this.held(budget.key) ?? this.store.acquireBudget(request, this.clock.now()), (grant) => {
       if (grant.ok || grant.reason === 'too_large') return grant;
       const maxWait = this.maxWaitMs(call, target);
@@ -250,7 +258,12 @@ export class Admission {
   /** The one queue of a budget (looked up again after every await: another caller may have made it). */
   private queueFor(key: string): FairQueue {
     let queue = this.queues.get(key);
-    if (!queue) this.queues.set(key, (queue = new FairQueue(this.clock, this.store.shared ? POLL_MS_SHARED : undefined)));
+    if (!queue) {
+      const fleet = this.fleet;
+      // Tenant budgets have one tenant each: only a target budget's queue reads the fleet's shares.
+      const held = fleet && !key.startsWith('tenant:') ? (tenant: string) => fleet.holds(key, tenant) : undefined;
+      this.queues.set(key, (queue = new FairQueue(this.clock, this.store.shared ? POLL_MS_SHARED : undefined, held)));
+    }
     return queue;
   }
 
@@ -259,6 +272,7 @@ export class Admission {
     const maxWait = this.maxWaitMs(call, target);
     const byDeadline = call.deadlineAtMs !== undefined && call.deadlineAtMs - this.clock.now() <= maxWait;
     const signal = call.signal;
+    const fleetKey = this.fleet && request.key === ask.req.budget.key ? request.key : undefined;
     return new Promise((resolve) => {
       let last: BudgetGrant = { ok: false, reason: 'concurrency' };
       let timer: Timer | undefined;
@@ -269,6 +283,7 @@ export class Admission {
         signal?.removeEventListener('abort', onAbort);
         this.closing?.removeEventListener('abort', onAbort);
         queue.remove(waiter);
+        if (fleetKey) this.fleet!.waiting(fleetKey, call.tenant.name, -1);
         resolve(result);
       };
       const waiter: Waiter = {
@@ -282,6 +297,7 @@ export class Admission {
       signal?.addEventListener('abort', onAbort, { once: true });
       // A closing router ends every wait at once, as an abort.
       this.closing?.addEventListener('abort', onAbort, { once: true });
+      if (fleetKey) this.fleet!.waiting(fleetKey, call.tenant.name, 1);
       queue.enqueue(waiter);
     });
   }

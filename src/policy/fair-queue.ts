@@ -42,7 +42,12 @@ export class FairQueue {
   private wake: Timer | undefined;
   private count = 0;
 
-  constructor(private readonly clock: Clock, private readonly pollMs: number | undefined) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly pollMs: number | undefined,
+    /** Fleet-wide shares (fleet-shares.ts): a tenant it holds back takes no room for now, and the next tenant goes. */
+    private readonly held?: (tenant: string) => boolean,
+  ) {}
 
   get size(): number {
     return this.count;
@@ -83,12 +88,12 @@ export class FairQueue {
     void this.pump();
   }
 
-  /** The head waiter with the smallest finish tag (ties go to the tenant that queued first). */
+  /** The head waiter with the smallest finish tag (ties go to the tenant that queued first), of the tenants not held back. */
   private pick(): Tagged | undefined {
     let best: Tagged | undefined;
     for (const [tenant, lane] of this.lanes) {
       const head = lane.waiters[0];
-      if (head && (!best || head.finish < best.finish)) best = head;
+      if (head && (!best || head.finish < best.finish) && !this.held?.(tenant)) best = head;
       // An idle tenant whose credit has run out is forgotten (tenant names come from callers).
       if (!head && lane.lastFinish <= this.virtualTime) this.lanes.delete(tenant);
     }
@@ -101,7 +106,11 @@ export class FairQueue {
     try {
       for (;;) {
         const next = this.pick();
-        if (!next) return;
+        if (!next) {
+          // Every waiting tenant is held back for the fleet's others: look again when the view may have moved.
+          if (this.count > 0 && this.pollMs !== undefined) this.wakeIn(this.pollMs);
+          return;
+        }
         const waiter = next.waiter;
         let grant: BudgetGrant;
         try {

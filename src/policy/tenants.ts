@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from '../config/index.js';
 import type { Budget } from './budget.js';
+import { paced } from './pacing.js';
 
 /** Who a call is for: its fair-queue weight and, when configured, a budget of its own across every target. */
 export interface TenantRuntime {
@@ -28,7 +29,8 @@ export class Tenants {
     const conf = Object.hasOwn(this.config, name) ? this.config[name] : Object.hasOwn(this.config, '*') ? this.config['*'] : undefined;
     tenant = { name, share: conf?.share ?? 1 };
     if (conf && (conf.rpm !== undefined || conf.tpm !== undefined || conf.concurrency !== undefined)) {
-      tenant.budget = { key: `tenant:${name}`, limits: { rpm: conf.rpm, tpm: conf.tpm, concurrency: conf.concurrency, windowMs: conf.windowMs } };
+      // Paced like a target's budget (pacing.ts): released evenly through the window, not all at its start.
+      tenant.budget = { key: `tenant:${name}`, limits: paced({ rpm: conf.rpm, tpm: conf.tpm, concurrency: conf.concurrency, windowMs: conf.windowMs }) };
     }
     // Tenant names are unbounded: keep the cache from growing with them.
     if (this.cache.size >= Tenants.MAX_CACHED) this.cache.clear();

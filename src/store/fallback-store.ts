@@ -14,7 +14,9 @@ import { FallbackCache } from './fallback-cache.js';
 import { FallbackConversations } from './fallback-conversations.js';
 import { FallbackCore } from './fallback-core.js';
 import { FallbackIdempotency } from './fallback-idempotency.js';
+import { FallbackShares } from './fallback-shares.js';
 import { FallbackSpend } from './fallback-spend.js';
+import type { ShareStore } from './share-store.js';
 import type { SpendStore } from './spend-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { MemoryStore } from './memory-store.js';
@@ -74,6 +76,8 @@ export class FallbackStore implements StateStore {
     if (conversations) lendRole(this, 'conversations', new FallbackConversations(this.core, conversations));
     const spend = roleOf(primary, 'spend');
     if (spend) lendRole(this, 'spend', new FallbackSpend(this.core, spend));
+    const shares = roleOf(primary, 'shares');
+    if (shares) lendRole(this, 'shares', new FallbackShares(this.core, shares));
   }
 
   /** Whether the shared store is in use (false while it is down). */
@@ -113,7 +117,7 @@ export class FallbackStore implements StateStore {
 }
 
 // The optional roles, lent by the constructor when the wrapped store plays them (see store-roles.ts).
-export interface FallbackStore extends Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore>, Partial<ConversationStore>, Partial<SpendStore> {}
+export interface FallbackStore extends Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore>, Partial<ConversationStore>, Partial<SpendStore>, Partial<ShareStore> {}
 
 function definedOf<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -9,6 +9,8 @@ import { CLAIM, COMPLETE, SET_BLOCK } from './redis-record-scripts.js';
 import { runScript, type LuaScript, type RedisClient } from './redis-script.js';
 import { RESERVE_SPEND, SETTLE_SPEND } from './redis-spend-scripts.js';
 import { SPEND_RECORD_KEEP_MS } from './memory-spend.js';
+import { SYNC_SHARES } from './redis-share-scripts.js';
+import type { ShareStore, ShareSync, ShareView } from './share-store.js';
 import type { SpendAlert, SpendGrant, SpendReservation, SpendRow, SpendSettlement, SpendStore, SpendWindowLimit } from './spend-store.js';
 import type { Block } from './block-store.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement } from './budget-store.js';
@@ -50,7 +52,7 @@ function reportArgs(snapshot: RateLimitSnapshot | undefined): Array<number | ''>
  * Behaves exactly like `MemoryStore` (both pass test/store/contracts/), and plays every role,
  * the cache included.
  */
-export class RedisStore implements StateStore, IdempotencyStore, CacheStore, BreakerStateStore, ConversationStore, SpendStore {
+export class RedisStore implements StateStore, IdempotencyStore, CacheStore, BreakerStateStore, ConversationStore, SpendStore, ShareStore {
   readonly shared = true;
   private readonly client: RedisClient;
   private readonly endpoint: RedisEndpoint;
@@ -114,6 +116,19 @@ export class RedisStore implements StateStore, IdempotencyStore, CacheStore, Bre
       nowMs, leaseId, opt(charge?.tokens), opt(charge?.inputTokens), opt(charge?.outputTokens), settlement.rateLimited ? '1' : '0',
       DEFAULTS.limits.windowMs, ...reportArgs(settlement.snapshot),
     ]);
+  }
+
+  async syncShares(sync: ShareSync, nowMs: number): Promise<ShareView> {
+    const base = `${this.prefix}shares:{${sync.budget}}`;
+    const served = Object.entries(sync.served).filter(([, n]) => n > 0);
+    const reply = (await this.run(SYNC_SHARES, [`${base}:b:`, `${base}:wait`], [
+      nowMs, sync.windowMs, sync.bucketMs, sync.waitingTtlMs, sync.process,
+      served.length, ...served.flat(), sync.waiting.length, ...sync.waiting,
+    ])) as string[];
+    const bar = reply.indexOf('|');
+    const view: ShareView = { served: {}, waiting: reply.slice(bar + 1) };
+    for (let i = 0; i < bar; i += 2) view.served[reply[i]!] = Number(reply[i + 1]);
+    return view;
   }
 
   async reserveSpend(req: SpendReservation, nowMs: number): Promise<SpendGrant> {

@@ -6,6 +6,7 @@ import type { CacheStore } from './cache-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { SpendStore } from './spend-store.js';
+import type { ShareStore } from './share-store.js';
 
 export type { MaybePromise };
 export type { Block, BlockStore } from './block-store.js';
@@ -15,6 +16,7 @@ export type { CacheStore } from './cache-store.js';
 export type { ConversationStore } from './conversation-store.js';
 export type { BreakerStateStore, SharedBreakerState } from './breaker-state.js';
 export type { SpendAlert, SpendGrant, SpendReservation, SpendRow, SpendSettlement, SpendStore, SpendWindowLimit } from './spend-store.js';
+export type { ShareStore, ShareSync, ShareView } from './share-store.js';
 
 /** Hears a shared store's connection drop (`lost`, with the client's last error) or come back (`ready`). */
 export type ConnectionListener = (event: 'lost' | 'ready', error?: Error) => void;
@@ -44,4 +46,4 @@ export interface StoreLifecycle {
  * memory store answers synchronously; the Redis store returns promises.
  */
 export interface StateStore extends StoreLifecycle, BlockStore, BudgetStore,
-  Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore>, Partial<ConversationStore>, Partial<SpendStore> {}
+  Partial<IdempotencyStore>, Partial<CacheStore>, Partial<BreakerStateStore>, Partial<ConversationStore>, Partial<SpendStore>, Partial<ShareStore> {}

@@ -3,6 +3,7 @@ import type { BreakerStateStore } from './breaker-state.js';
 import type { CacheStore } from './cache-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
+import type { ShareStore } from './share-store.js';
 import type { SpendStore } from './spend-store.js';
 import type { StateStore } from './state-store.js';
 
@@ -18,6 +19,7 @@ export interface OptionalRoles {
   breakers: BreakerStateStore;
   conversations: ConversationStore;
   spend: SpendStore;
+  shares: ShareStore;
 }
 
 export type OptionalRole = keyof OptionalRoles;
@@ -29,6 +31,7 @@ export const ROLE_MEMBERS = Object.freeze({
   breakers: ['readBreaker', 'openBreaker', 'closeBreaker', 'takeProbe'],
   conversations: ['readConversation', 'writeConversation'],
   spend: ['reserveSpend', 'settleSpend', 'readSpend'],
+  shares: ['syncShares'],
 } as const) satisfies { readonly [R in OptionalRole]: ReadonlyArray<keyof OptionalRoles[R]> };
 
 // A member added to a role's interface but not to ROLE_MEMBERS fails to compile here.

@@ -74,4 +74,83 @@ describe("spend budgets with Redis killed (onUnavailable 'local')", () => {
       await router.close();
     }
   }, 60_000);
+
+  it('Redis dies between a reservation and its settlement: the answer stands, its cost is not charged twice, the local share is said once', async () => {
+    const log = captureLogger();
+    const router = createRouter({
+      providers: { openai: { type: 'openai', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1` } },
+      chains: { default: ['openai:gpt-4o-mini'] },
+      retry: { maxAttempts: 1 },
+      prices: { 'gpt-4o-mini': { inputPerMTok: 10_000, outputPerMTok: 10_000 } },
+      tenants: { acme: { spend: { usdPerDay: 2, localShare: 0.5 } } },
+      store: { type: 'redis', url: redis.url, keyPrefix: `spend-outage-${randomUUID()}:`, onUnavailable: 'local' },
+    }, { logger: log.logger });
+    const storeEvents: Array<RouterEvents['store']> = [];
+    const spend: Array<RouterEvents['spend']> = [];
+    router.on('store', (e) => storeEvents.push(e));
+    router.on('spend', (e) => spend.push(e));
+    try {
+      await router.chat(ask);
+      // The second call's worst case is reserved in Redis, then its answer is held upstream while Redis dies.
+      let open!: () => void;
+      const gate = new Promise<void>((r) => (open = r));
+      const body = {
+        id: 'chatcmpl-2', object: 'chat.completion', created: 1741569952, model: 'gpt-4o-mini',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!', refusal: null }, logprobs: null, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 19, completion_tokens: 10, total_tokens: 29 },
+      };
+      up.script(OPENAI_PATH, { status: 200, headers: openaiSuccessHeaders, body, heldUntil: gate });
+      const second = router.chat(ask);
+      await eventually(() => up.count(OPENAI_PATH) === 2);
+      await redis.kill();
+      await eventually(() => storeEvents.some((e) => e.state === 'unavailable'));
+      open();
+      // The settlement cannot reach Redis: the call still ends with its answer and its cost.
+      const answered = await second;
+      expect(answered.text).toBe('Hello!');
+      expect(answered.costUsd).toBeCloseTo(0.29, 6);
+      // Local share: (2 - what Redis last reported, $0.29 spent plus the second's worst case) / 2. The
+      // second call's cost is in that report as its hold, and is not charged again here: two more
+      // calls fit (charged it again, only one would), a third is refused without a request.
+      await router.chat(ask);
+      await router.chat(ask);
+      const refused = await rejectionOf(router.chat(ask));
+      expect(refused.kind).toBe('budget_exceeded');
+      expect(refused.message).toMatch(/holds \$0\.5800 of \$0\.6\d+/);
+      expect(up.count(OPENAI_PATH)).toBe(4);
+      expect(storeEvents.map((e) => e.state)).toEqual(['unavailable']);
+      expect(spend).toEqual([expect.objectContaining({ reason: 'local', budget: 'tenant:acme', localShare: 0.5, tenant: 'acme' })]);
+      const warned = log.records().filter((r) => r.level === 40 && String(r.msg).startsWith('shared store unavailable: this spend budget holds per process'));
+      expect(warned).toHaveLength(1);
+    } finally {
+      await router.close();
+    }
+  }, 60_000);
+
+  it('Redis dies as a reservation is sent: the call ends (here with its answer, on the local share), with one request', async () => {
+    const log = captureLogger();
+    const router = createRouter({
+      providers: { openai: { type: 'openai', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1` } },
+      chains: { default: ['openai:gpt-4o-mini'] },
+      retry: { maxAttempts: 1 },
+      prices: { 'gpt-4o-mini': { inputPerMTok: 10_000, outputPerMTok: 10_000 } },
+      tenants: { acme: { spend: { usdPerDay: 2, localShare: 0.5 } } },
+      store: { type: 'redis', url: redis.url, keyPrefix: `spend-outage-${randomUUID()}:`, onUnavailable: 'local' },
+    }, { logger: log.logger });
+    const spend: Array<RouterEvents['spend']> = [];
+    router.on('spend', (e) => spend.push(e));
+    try {
+      await router.chat(ask);
+      // No wait for the outage to be noticed: this call's reservation is what finds Redis gone.
+      const killed = redis.kill();
+      const answered = await router.chat(ask);
+      await killed;
+      expect(answered.text).toBe('Hello!');
+      expect(up.count(OPENAI_PATH)).toBe(2);
+      expect(spend).toEqual([expect.objectContaining({ reason: 'local', budget: 'tenant:acme', localShare: 0.5 })]);
+      expect(log.records().filter((r) => r.level === 40 && String(r.msg).startsWith('shared store unavailable: this spend budget holds per process'))).toHaveLength(1);
+    } finally {
+      await router.close();
+    }
+  }, 60_000);
 });

@@ -37,13 +37,13 @@ const closeWhile = (available: boolean) => async (store: StateStore) => {
   await store.close();
 };
 
-storeContracts('FallbackStore over Redis', () => fallbackOn(up.url), { plays: ['idempotency', 'cache', 'breakers', 'conversations', 'spend'], close: closeWhile(true) });
+storeContracts('FallbackStore over Redis', () => fallbackOn(up.url), { plays: ['idempotency', 'cache', 'breakers', 'conversations', 'spend', 'shares'], close: closeWhile(true) });
 
 // The cache and the breaker state do not fall back to local state (a miss, a breaker acting alone),
 // nor do conversations kept in the store (out of reach, never a miss): see below, and
 // test/store/fallback-store.test.ts.
 storeContracts('FallbackStore over a stopped Redis', () => down(), {
-  plays: ['idempotency', 'cache', 'breakers', 'conversations', 'spend'], contracts: ['idempotency'], close: closeWhile(false),
+  plays: ['idempotency', 'cache', 'breakers', 'conversations', 'spend', 'shares'], contracts: ['idempotency'], close: closeWhile(false),
 });
 
 describe('FallbackStore over a stopped Redis', () => {

@@ -22,7 +22,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-storeContracts('RedisStore', () => redisStore(server.url), { plays: ['idempotency', 'cache', 'breakers', 'conversations', 'spend'] });
+storeContracts('RedisStore', () => redisStore(server.url), { plays: ['idempotency', 'cache', 'breakers', 'conversations', 'spend', 'shares'] });
 
 const acquire = (store: RedisStore, key: string, limits: BudgetLimits, nowMs: number, tokens = 1, leaseTtlMs = 30_000) =>
   store.acquireBudget({ key, limits, tokens, leaseId: randomUUID(), leaseTtlMs }, nowMs);

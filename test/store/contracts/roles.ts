@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ShareStore } from '../../../src/store/share-store.js';
 import type { BreakerStateStore, CacheStore, ConversationStore, IdempotencyStore, StateStore } from '../../../src/store/state-store.js';
 import { roleOf, rolesOf, type OptionalRole, type OptionalRoles } from '../../../src/store/store-roles.js';
 import { blockContract } from './block-contract.js';
@@ -8,6 +9,7 @@ import { cacheContract } from './cache-contract.js';
 import { conversationContract } from './conversation-contract.js';
 import { idempotencyContract } from './idempotency-contract.js';
 import type { Close, Make } from './kit.js';
+import { shareContract } from './share-contract.js';
 
 export { T0 } from './kit.js';
 
@@ -47,4 +49,5 @@ export function storeContracts(name: string, makeStore: Make<StateStore>, option
   if (runs.includes('cache')) cacheContract<StateStore & CacheStore>(name, playing('cache'), close);
   if (runs.includes('breakers')) breakerContract<StateStore & BreakerStateStore>(name, playing('breakers'), close);
   if (runs.includes('conversations')) conversationContract<StateStore & ConversationStore>(name, playing('conversations'), close);
+  if (runs.includes('shares')) shareContract<StateStore & ShareStore>(name, playing('shares'), close);
 }
