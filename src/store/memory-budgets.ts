@@ -148,8 +148,8 @@ export class MemoryBudgets {
       learnBurst(p, report, win.windowMs, rateLimited === true);
       if (lease) {
         const mark = markOf(lease, d);
-        syncPace(p, report, lease.at, mark, Number.isNaN(mark) ? win.inflightAfter(lease, d, nowMs) : 0, nowMs);
-      } else syncPace(p, report, undefined, Number.NaN, 0, nowMs);
+        syncPace(p, report, lease.at, mark, Number.isNaN(mark) ? win.inflightAfter(lease, d, nowMs) : 0, nowMs, d === 0);
+      } else syncPace(p, report, undefined, Number.NaN, 0, nowMs, d === 0);
     }
     if (!lease) return;
     if (rateLimited) this.surprise(win, lease, short, snapshot, nowMs);

@@ -124,12 +124,21 @@ export interface Report {
  * after it still hold. Without a lease (settled after its TTL ran out) the report is as of now,
  * everything counted. Reports older than the last one applied do not move it.
  */
-export function syncPace(pace: Pace, report: Report, sentAt: number | undefined, mark: number, inflightAfter: number, nowMs: number): void {
+export function syncPace(pace: Pace, report: Report, sentAt: number | undefined, mark: number, inflightAfter: number, nowMs: number, ownCap = false): void {
   if (sentAt !== undefined && sentAt < pace.syncedAt) return;
   let level = report.remaining;
   if (sentAt !== undefined) {
     const anchor = sentAt + Math.min(SYNC_LAG_MS, Math.max(0, nowMs - sentAt));
     level += pace.rate * (nowMs - anchor) - (Number.isNaN(mark) ? inflightAfter : pace.taken - mark);
+  }
+  // A configured request limit below the account's (the report names a larger limit) is the budget's
+  // own cap, and a request's cost is exact: the report can say the provider has less room than
+  // modelled, never more than the configured rate refilled (else such a limit held only as its rolling
+  // window: a burst, then a stall). Token paces reserve worst cases, so their reports still correct
+  // them upwards; a configured limit equal to the account's follows the provider's bucket.
+  if (ownCap && pace.configured && report.limit !== undefined && report.limit > pace.ceiling) {
+    pace.refill(nowMs);
+    level = Math.min(level, pace.level);
   }
   pace.level = Math.min(pace.burst, level);
   pace.at = Math.max(pace.at, nowMs);

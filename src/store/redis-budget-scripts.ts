@@ -78,8 +78,8 @@ local function applyReports(paces, reports, lease, inf, win, rateLimited, now)
       if not p or not active(p, now) then p = reportedPace(now); paces[d] = p end
       if not p.f and not (lease and lease.at < p.s) then refreshReported(p, r.R, r.reset, r.limit, now) end
       learnBurst(p, r.R, r.reset, r.limit, win, rateLimited)
-      if lease then syncPace(p, r.R, r.reset, lease.at, lease.mark[d], inflightAfter(inf, lease, d, now), now)
-      else syncPace(p, r.R, r.reset, nil, nil, nil, now) end
+      if lease then syncPace(p, r.R, r.reset, lease.at, lease.mark[d], inflightAfter(inf, lease, d, now), now, d == 1, r.limit)
+      else syncPace(p, r.R, r.reset, nil, nil, nil, now, d == 1, r.limit) end
     end
   end
 end

@@ -119,7 +119,7 @@ end
 
 -- sentAt nil: a report as of now. mark nil: the pace did not exist when the lease took its cost
 -- (then inflightAfter is what the leases admitted after it still hold).
-local function syncPace(p, R, reset, sentAt, mark, inflightAfter, now)
+local function syncPace(p, R, reset, sentAt, mark, inflightAfter, now, ownCap, limit)
   if sentAt and sentAt < p.s then return end
   local level = R
   if sentAt then
@@ -127,6 +127,12 @@ local function syncPace(p, R, reset, sentAt, mark, inflightAfter, now)
     local after
     if mark == nil then after = inflightAfter else after = p.h - mark end
     level = level + (p.v * (now - anchor) - after)
+  end
+  -- a configured request pace (ownCap) below the account's limit: a report lowers the level, never
+  -- raises it past the configured rate's refill (pace.ts syncPace)
+  if ownCap and p.f and limit ~= nil and limit > p.c then
+    refill(p, now)
+    level = math.min(level, p.l)
   end
   p.l = math.min(p.b, level)
   p.a = math.max(p.a, now)

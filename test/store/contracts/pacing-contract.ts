@@ -164,6 +164,20 @@ export function pacingContract<S extends BudgetStore>(name: string, makeStore: M
       await close(store);
     });
 
+    it('never refills a configured pace past its own model when the provider reports more room than the limit allows', async () => {
+      const store = await makeStore();
+      const k = key();
+      // The account allows far more than the 600 a minute configured (a limit kept below the console's).
+      const out = await burst(store, k, paced, T0, 10);
+      expect(out).toHaveLength(10);
+      await settle(store, k, out[0]!.leaseId, { snapshot: { requests: { limit: 10_000, remaining: 9_999, resetMs: 6 } } }, T0 + 50);
+      // The configured pace has refilled half a request in 50 ms: nothing goes yet, one goes at 100 ms.
+      expect(await take(store, k, paced, T0 + 50)).toMatchObject({ ok: false, reason: 'rpm', retryInMs: 50 });
+      expect((await take(store, k, paced, T0 + 100)).ok).toBe(true);
+      expect(await take(store, k, paced, T0 + 100)).toMatchObject({ ok: false, reason: 'rpm' });
+      await close(store);
+    });
+
     it('takes a report as of SYNC_LAG_MS after its request left, so jitter finds slack rather than an empty bucket', async () => {
       const store = await makeStore();
       const k = key();
