@@ -1,8 +1,8 @@
-import { retryBudgetAllows } from '../decide/retry-budget.js';
+import { RETRY_BUDGET_BUCKETS, retryBudgetAllows } from '../decide/retry-budget.js';
 
 /** The rolling window a retry budget counts over (Finagle's `ttl`). */
 export const RETRY_WINDOW_MS = 10_000;
-const BUCKETS = 10;
+const BUCKETS = RETRY_BUDGET_BUCKETS;
 const BUCKET_MS = RETRY_WINDOW_MS / BUCKETS;
 
 /**
@@ -22,10 +22,10 @@ export class RetryWindow {
     this.firsts[this.advance(nowMs)]!++;
   }
 
-  /** Whether one more retry fits under `budgetPercent` (plus `floor` retries a window) now; takes nothing. */
+  /** Whether one more retry fits under `budgetPercent` (plus `floor` retries a window), spent evenly, now; takes nothing. */
   allows(nowMs: number, budgetPercent: number, floor?: number): boolean {
-    this.advance(nowMs);
-    return retryBudgetAllows({ firstAttempts: sum(this.firsts), retries: sum(this.retries), budgetPercent, floor });
+    const head = this.advance(nowMs);
+    return retryBudgetAllows({ firstAttempts: sum(this.firsts), retries: sum(this.retries), budgetPercent, floor, newestRetries: this.retries[head]! });
   }
 
   /** A retry was let through: it counts against the budget. */
