@@ -25,6 +25,7 @@ const SCENARIOS: ReadonlyArray<{ name: string; load: () => Promise<BenchScenario
   { name: 'gateway', load: async () => (await import('./scenarios/gateway.js')).gateway },
   { name: 'embed', load: async () => (await import('./scenarios/embed-overhead.js')).embedOverhead },
   { name: 'stream-memory', load: async () => (await import('./scenarios/stream-memory.js')).streamMemory },
+  { name: 'hedge', load: async () => (await import('./scenarios/hedge.js')).hedge },
 ];
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
