@@ -19,7 +19,8 @@
  * turns retries off altogether, floor included.
  *
  * One rule more than Finagle's: the window's allowance is spent evenly, a tenth of it a second at
- * most (`newestRetries`, the retries of the newest second), except that a second may always spend
+ * most (`newestRetries`, the retries of the newest second; the allowance of a whole 10 s at the
+ * current rate of first attempts, `spanMs`), except that a second may always spend
  * what the earlier seconds left of the floor (a burst of failures on a quiet target). Without it a
  * brownout that follows 10 s of healthy traffic finds the window full of first attempts and no
  * retries, spends the whole allowance in its first two seconds, and 10 s later, when those retries
@@ -32,6 +33,8 @@
 export const RETRY_BUDGET_FLOOR = 50;
 /** The window's length in one-second buckets: its allowance is spent at most a tenth of it a second. */
 export const RETRY_BUDGET_BUCKETS = 10;
+/** The rolling window the budget counts over (Finagle's `ttl`). */
+export const RETRY_BUDGET_WINDOW_MS = 10_000;
 
 /** The window's counts for one target. */
 export interface RetryBudgetInput {
@@ -49,6 +52,11 @@ export interface RetryBudgetInput {
    * more (spent evenly). Absent: not paced.
    */
   newestRetries?: number;
+  /**
+   * How much time the counts cover, in ms (nine whole seconds and the newest one so far): the pace
+   * is a tenth of what a whole 10 s of first attempts at that rate allows. @default 10_000
+   */
+  spanMs?: number;
 }
 
 /** Whether one more retry fits the budget. */
@@ -58,7 +66,10 @@ export function retryBudgetAllows(input: RetryBudgetInput): boolean {
   const allowed = (input.firstAttempts * input.budgetPercent) / 100 + floor;
   if (input.retries + 1 > allowed) return false;
   if (input.newestRetries === undefined) return true;
-  // This second: its tenth of the window's allowance, or what the earlier seconds left of the floor.
+  // This second: a tenth of a whole window's allowance at the current rate of first attempts (the
+  // counts cover 9 to 10 s), or what the earlier seconds left of the floor.
+  const scale = RETRY_BUDGET_WINDOW_MS / Math.min(RETRY_BUDGET_WINDOW_MS, Math.max(1, input.spanMs ?? RETRY_BUDGET_WINDOW_MS));
+  const perSecond = ((input.firstAttempts * scale * input.budgetPercent) / 100 + floor) / RETRY_BUDGET_BUCKETS;
   const floorLeft = floor - (input.retries - input.newestRetries);
-  return input.newestRetries + 1 <= Math.max(allowed / RETRY_BUDGET_BUCKETS, floorLeft);
+  return input.newestRetries + 1 <= Math.max(perSecond, floorLeft);
 }

@@ -57,12 +57,12 @@ describe('RetryWindow', () => {
     };
     // Second 9: 1,000 first attempts, room for 200 + 50; the floor (50) goes at once, not the 250.
     const perSecond: number[] = [];
-    expect(take(9_000)).toBe(RETRY_BUDGET_FLOOR);
+    expect(take(9_999)).toBe(RETRY_BUDGET_FLOOR);
     // Each later second: 100 new first attempts (the oldest second's left), a tenth of 250 = 25;
     // second 18 finds the window's 250 spent (50 + 8 × 25), second 19 has second 9's 50 back.
     for (let s = 10; s < 20; s++) {
       for (let i = 0; i < 100; i++) w.first(s * 1_000);
-      perSecond.push(take(s * 1_000));
+      perSecond.push(take(s * 1_000 + 999)); // at the end of the second: the counts cover 10 s
     }
     expect(perSecond).toEqual([...new Array(8).fill(25), 0, 25]);
   });

@@ -57,12 +57,14 @@ describe('retry budget (retry.budgetPercent over a rolling 10 s, spent evenly)',
     // A retried failure carries no such flag.
     expect(attempts[0]).toMatchObject({ attempt: 1, status: 503 });
     expect(attempts[0]!.retryBudgetSpent).toBeUndefined();
-    // The next second, the floor spent: its tenth of the window's allowance, (40 + k) × 50% + 10 after
-    // its k-th first attempt, so a retry at k = 1, 2, 3 (room for 3.05 to 3.15), then at k = 20 and 40.
+    // The next second, the floor spent: a tenth of a whole window's allowance at the rate so far. After
+    // its k-th first attempt the counts hold 40 + k over 9.05 s (nine whole seconds, and the 50 ms the
+    // burst's ten retries waited: 5 ms each, half the 10 ms base), so this second has room for
+    // ((40 + k) × 10 / 9.05 × 50% + 10) / 10: a retry at k = 1, 2, 3, then 15 and 33, not the window's 30.
     await clock.advance(1_000);
     const next = [];
     for (let i = 0; i < 40; i++) next.push(await rejectionOf(router.chat(ask())));
-    expect(next.map((e, k) => (tries(e) === 2 ? k + 1 : 0)).filter(Boolean)).toEqual([1, 2, 3, 20, 40]);
+    expect(next.map((e, k) => (tries(e) === 2 ? k + 1 : 0)).filter(Boolean)).toEqual([1, 2, 3, 15, 33]);
     expect(openai()).toBe(50 + 40 + 5);
   });
 
