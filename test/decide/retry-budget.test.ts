@@ -71,6 +71,12 @@ describe('RetryWindow', () => {
     expect(retryBudgetAllows({ firstAttempts: 1000, retries: 100, budgetPercent: 20, newestRetries: 24 })).toBe(true);
     expect(retryBudgetAllows({ firstAttempts: 1000, retries: 100, budgetPercent: 20, newestRetries: 25 })).toBe(false);
     expect(retryBudgetAllows({ firstAttempts: 1000, retries: 100, budgetPercent: 20 })).toBe(true);
+    // Counts over 9 s are scaled to a whole window: 900 first attempts in 9 s pace like 1,000 in 10
+    // (25 a second), not like 900 in 10 (23).
+    expect(retryBudgetAllows({ firstAttempts: 900, retries: 100, budgetPercent: 20, newestRetries: 24, spanMs: 9_000 })).toBe(true);
+    expect(retryBudgetAllows({ firstAttempts: 900, retries: 100, budgetPercent: 20, newestRetries: 25, spanMs: 9_000 })).toBe(false);
+    expect(retryBudgetAllows({ firstAttempts: 900, retries: 100, budgetPercent: 20, newestRetries: 22 })).toBe(true);
+    expect(retryBudgetAllows({ firstAttempts: 900, retries: 100, budgetPercent: 20, newestRetries: 23 })).toBe(false);
     // What earlier seconds left of the floor may go at once: 30 of it used before this second.
     expect(retryBudgetAllows({ firstAttempts: 10, retries: 30 + 19, budgetPercent: 20, newestRetries: 19 })).toBe(true);
     expect(retryBudgetAllows({ firstAttempts: 10, retries: 30 + 20, budgetPercent: 20, newestRetries: 20 })).toBe(false);
