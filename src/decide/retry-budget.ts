@@ -7,10 +7,14 @@
  * - Finagle's RetryBudget (https://twitter.github.io/finagle/guide/Clients.html#retries, the
  *   `RetryBudget` scaladoc): every request deposits, every retry withdraws; a retry is allowed while
  *   withdrawals stay under `percentCanRetry` of deposits over a `ttl` (10 s), plus a floor of
- *   `minRetriesPerSec` (10 a second by default) so a quiet client can still retry.
+ *   `minRetriesPerSec` (10 a second by default) so a quiet client can still retry. Its deposits
+ *   expire after about `ttl` (the scaladoc, https://twitter.github.io/finagle/docs/com/twitter/finagle/service/RetryBudget$.html;
+ *   the 2016 announcement, https://finagle.github.io/blog/2016/02/08/retry-budgets: "20% of requests
+ *   ... on top of a minimum of 10 retries per second ... credits expire after 10 seconds").
  * - Envoy's retry_budget (https://www.envoyproxy.io/docs/envoy/latest/api-v3/config/cluster/v3/circuit_breaker.proto,
  *   `RetryBudget`): `budget_percent` (20% by default) of active requests may be retries, with
- *   `min_retry_concurrency` (3) as the floor.
+ *   `min_retry_concurrency` (3) as the floor: a limit on concurrent retries against active
+ *   requests, so it has no history to spend at once.
  * Here: retries over the last 10 s stay under `budgetPercent` of the first attempts over the same
  * 10 s, plus a floor of `retry.budgetMinRetries` retries a window (50 by default: five a second, half
  * of Finagle's default). A quiet target (a few calls a second) retries nearly every failure on the
@@ -18,7 +22,7 @@
  * 200 calls a second in a 50% brownout the floor adds 2.5% of load to the 20%). `budgetPercent: 0`
  * turns retries off altogether, floor included.
  *
- * One rule more than Finagle's: the window's allowance is spent evenly, a tenth of it a second at
+ * One rule more than Finagle's, for Envoy's steadiness: the window's allowance is spent evenly, a tenth of it a second at
  * most (`newestRetries`, the retries of the newest second; the allowance of a whole 10 s at the
  * current rate of first attempts, `spanMs`), except that a second may always spend
  * what the earlier seconds left of the floor (a burst of failures on a quiet target). Without it a
