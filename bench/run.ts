@@ -26,6 +26,7 @@ const SCENARIOS: ReadonlyArray<{ name: string; load: () => Promise<BenchScenario
   { name: 'embed', load: async () => (await import('./scenarios/embed-overhead.js')).embedOverhead },
   { name: 'stream-memory', load: async () => (await import('./scenarios/stream-memory.js')).streamMemory },
   { name: 'fleet-shares', load: async () => (await import('./scenarios/fleet-shares.js')).fleetShares },
+  { name: 'hedge', load: async () => (await import('./scenarios/hedge.js')).hedge },
 ];
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 

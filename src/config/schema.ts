@@ -333,8 +333,9 @@ export const retrySchema = z.object({
   /**
    * Retry budget: retries to one target (attempt 2 and later, after a 5xx, a transport failure or a
    * retried timeout) over a rolling 10 s stay under this percentage of its first attempts, plus
-   * `budgetMinRetries`; 0 turns those retries off (a chain step's `budgetPercent` overrides). 429s
-   * wait on the provider's hint instead and are not counted. @default 20
+   * `budgetMinRetries`, spent evenly (one second takes at most a tenth of that, or what is left of
+   * the floor); 0 turns those retries off (a chain step's `budgetPercent` overrides). 429s wait on
+   * the provider's hint instead and are not counted. @default 20
    */
   budgetPercent: z.number().min(0).max(1000).default(DEFAULTS.retry.budgetPercent),
   /** Retries to one target the budget allows over any 10 s whatever its percentage, so a quiet target can still retry. @default 50 */

@@ -1,8 +1,8 @@
-import { retryBudgetAllows } from '../decide/retry-budget.js';
+import { RETRY_BUDGET_BUCKETS, RETRY_BUDGET_WINDOW_MS, retryBudgetAllows } from '../decide/retry-budget.js';
 
 /** The rolling window a retry budget counts over (Finagle's `ttl`). */
-export const RETRY_WINDOW_MS = 10_000;
-const BUCKETS = 10;
+export const RETRY_WINDOW_MS = RETRY_BUDGET_WINDOW_MS;
+const BUCKETS = RETRY_BUDGET_BUCKETS;
 const BUCKET_MS = RETRY_WINDOW_MS / BUCKETS;
 
 /**
@@ -22,10 +22,12 @@ export class RetryWindow {
     this.firsts[this.advance(nowMs)]!++;
   }
 
-  /** Whether one more retry fits under `budgetPercent` (plus `floor` retries a window) now; takes nothing. */
+  /** Whether one more retry fits under `budgetPercent` (plus `floor` retries a window), spent evenly, now; takes nothing. */
   allows(nowMs: number, budgetPercent: number, floor?: number): boolean {
-    this.advance(nowMs);
-    return retryBudgetAllows({ firstAttempts: sum(this.firsts), retries: sum(this.retries), budgetPercent, floor });
+    const head = this.advance(nowMs);
+    // Nine whole buckets and the newest one so far (a clock that stepped back counts as its start).
+    const spanMs = RETRY_WINDOW_MS - BUCKET_MS + Math.max(0, nowMs - this.head * BUCKET_MS);
+    return retryBudgetAllows({ firstAttempts: sum(this.firsts), retries: sum(this.retries), budgetPercent, floor, newestRetries: this.retries[head]!, spanMs });
   }
 
   /** A retry was let through: it counts against the budget. */

@@ -32,32 +32,40 @@ const setup = (overrides: Parameters<typeof wireRouter>[1] = {}, random = () => 
   return { ...w, clock, attempts };
 };
 
-describe('retry budget (retry.budgetPercent over a rolling 10 s)', () => {
+describe('retry budget (retry.budgetPercent over a rolling 10 s, spent evenly)', () => {
   it('keeps a floor of 50 retries a window by default', () => {
     expect(resolveConfig({ providers: { a: { type: 'openai', apiKey: 'k' } }, chains: { default: ['a:m'] } }).retry).toMatchObject({ budgetPercent: 20, budgetMinRetries: RETRY_BUDGET_FLOOR });
     expect(RETRY_BUDGET_FLOOR).toBe(50);
   });
 
-  it('lets retries through up to budgetPercent of first attempts plus the floor, and refuses beyond, saying so', async () => {
-    const { router, openai, attempts } = setup({ retry: { maxAttempts: 2, budgetPercent: 50, budgetMinRetries: 10, baseDelayMs: 10, maxDelayMs: 40 }, breaker: QUIET_BREAKER });
+  it('lets a burst retry on the floor, then spends budgetPercent of first attempts a tenth a second, and refuses beyond, saying so', async () => {
+    const { router, openai, attempts, clock } = setup({ retry: { maxAttempts: 2, budgetPercent: 50, budgetMinRetries: 10, baseDelayMs: 10, maxDelayMs: 40 }, breaker: QUIET_BREAKER });
     up.otherwise(OPENAI_PATH, fail503);
-    const errors = [];
-    for (let i = 0; i < 40; i++) errors.push(await rejectionOf(router.chat(ask())));
-    // 40 first attempts: room for 40 × 50% + 10 = 30 retries. The first 20 calls all retry (k ≤ k/2 + 10);
-    // after that every other call does, as each new first attempt adds half a retry of room.
-    expect(openai()).toBe(40 + 30);
-    const retried = errors.map((e) => e.attempts.filter((x: { skipped?: boolean }) => !x.skipped).length);
-    expect(retried.slice(0, 20)).toEqual(new Array(20).fill(2));
-    expect(retried.slice(20)).toEqual([1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2]);
+    const tries = (e: { attempts: Array<{ skipped?: boolean }> }) => e.attempts.filter((x) => !x.skipped).length;
+    const burst = [];
+    for (let i = 0; i < 40; i++) burst.push(await rejectionOf(router.chat(ask())));
+    // 40 first attempts within one second: the window would allow 40 × 50% + 10 = 30 retries, but one
+    // second spends at most a tenth of that (3) or the floor (10): the floor goes to the first 10 calls.
+    expect(burst.map(tries)).toEqual([...new Array(10).fill(2), ...new Array(30).fill(1)]);
+    expect(openai()).toBe(40 + 10);
     // A refused retry: the attempt event says the budget was spent, the call fails as exhausted, naming it.
-    expect(errors[20].kind).toBe('exhausted');
-    expect(errors[20].message).toContain('retry budget of 50% spent');
+    expect(burst[10].kind).toBe('exhausted');
+    expect(burst[10].message).toContain('retry budget of 50% spent');
     const spent = attempts.filter((e) => e.retryBudgetSpent);
-    expect(spent).toHaveLength(10);
+    expect(spent).toHaveLength(30);
     expect(spent.every((e) => e.attempt === 1 && e.status === 503)).toBe(true);
     // A retried failure carries no such flag.
     expect(attempts[0]).toMatchObject({ attempt: 1, status: 503 });
     expect(attempts[0]!.retryBudgetSpent).toBeUndefined();
+    // The next second, the floor spent: a tenth of a whole window's allowance at the rate so far. After
+    // its k-th first attempt the counts hold 40 + k over 9.05 s (nine whole seconds, and the 50 ms the
+    // burst's ten retries waited: 5 ms each, half the 10 ms base), so this second has room for
+    // ((40 + k) × 10 / 9.05 × 50% + 10) / 10: a retry at k = 1, 2, 3, then 15 and 33, not the window's 30.
+    await clock.advance(1_000);
+    const next = [];
+    for (let i = 0; i < 40; i++) next.push(await rejectionOf(router.chat(ask())));
+    expect(next.map((e, k) => (tries(e) === 2 ? k + 1 : 0)).filter(Boolean)).toEqual([1, 2, 3, 15, 33]);
+    expect(openai()).toBe(50 + 40 + 5);
   });
 
   it('falls through to the next target when the budget refuses a retry', async () => {
@@ -167,24 +175,28 @@ describe('a lone target in a brownout (seeded: half its requests answered 503)',
     return { failed: failed / calls, attemptsPerCall: w.openai() / calls };
   };
 
-  it('by default (20%, no floor) fails about 40% of calls at about 1.2 attempts each, not 50% at 1.0', async () => {
+  it('at 20% with no floor, from a cold start, fails under 45% of calls at 1.1-1.15 attempts each, not 50% at 1.0', async () => {
+    // Measured 43.7% at 1.13: a cold window spends a tenth of its few first attempts' 20% a second
+    // (before the pacing, 40.7% at 1.19); the floor, off here, is what serves a cold start.
     const r = await brownout({ budgetMinRetries: 0 });
     expect(r.attemptsPerCall).toBeGreaterThan(1.1);
-    expect(r.attemptsPerCall).toBeLessThanOrEqual(1.21);
+    expect(r.attemptsPerCall).toBeLessThanOrEqual(1.15);
     expect(r.failed).toBeLessThan(0.45);
   });
 
-  it('with budgetPercent 100 fails under 20% at under 1.8 attempts each', async () => {
+  it('with budgetPercent 100 fails under 19% at under 1.75 attempts each', async () => {
+    // Measured 18.7% at 1.73: the breaker opens, and adaptive throttling refuses some last resorts.
     const r = await brownout({ budgetPercent: 100 });
-    expect(r.attemptsPerCall).toBeLessThanOrEqual(1.8);
-    expect(r.failed).toBeLessThan(0.2);
+    expect(r.attemptsPerCall).toBeLessThanOrEqual(1.75);
+    expect(r.failed).toBeLessThan(0.19);
   });
 
   it('with the documented brownout setting (budget 100%, a breaker that tolerates half failing) the breaker stays closed and fewer calls fail', async () => {
     // Expected 12.5% failed at 1.75 attempts (three attempts, each a coin); this seed's 300 calls give
-    // 14.3% at 1.85 (sampling error ±2% / ±0.05): the 15% / 1.8 target is the bench's, over ~3,000 calls.
+    // 14.3% at 1.85 (sampling error ±2% / ±0.05; the run is deterministic, so the bounds sit just above
+    // it): the 15% / 1.8 target is the bench's, over ~3,000 calls.
     const r = await brownout({ budgetPercent: 100 }, { errorThresholdPercentage: 75, consecutiveFailures: 20 });
-    expect(r.attemptsPerCall).toBeLessThanOrEqual(1.9);
-    expect(r.failed).toBeLessThan(0.16);
+    expect(r.attemptsPerCall).toBeLessThanOrEqual(1.87);
+    expect(r.failed).toBeLessThan(0.15);
   });
 });
