@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import { providerTransport } from '../shared/http-fetch.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
-import { sendingFetch } from '../shared/send-hook.js';
+import { announcingSends } from '../shared/send-hook.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { openAIBody } from './adapter-body.js';
 import { isAzure, openAIClient } from './client.js';
@@ -41,9 +41,9 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const dialect = provider.type === 'openai-compatible' && provider.preset ? presetDialect(provider.preset) : undefined;
   // Compatible servers' own error bodies are rewritten into OpenAI's envelope before the SDK reads them.
   const base = transport?.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetch = compatible ? withErrorEnvelope(base) : base;
   // Every request tells the router when its bytes go (onSend): after the SDK serialised its body.
-  const fetch = sendingFetch(compatible ? withErrorEnvelope(base) : base);
-  const client = openAIClient(provider, ctx.logger, fetch);
+  const client = announcingSends(openAIClient(provider, ctx.logger, fetch));
   const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact, dialect });
   const headersOf = (headers: Headers) => aliasedHeaders(headers, dialect?.headerAliases);
   const responses: ResponsesContext | undefined = provider.type === 'openai' && provider.api === 'responses' ? {
@@ -72,7 +72,8 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
           body = await response.text();
           data = JSON.parse(body) as OpenAI.ChatCompletion;
         } else {
-          ({ data, response } = await client.chat.completions.create(openAIBody(request, compatible, provider.name), sdkRequestOptions(options)).withResponse());
+          const sdkBody = openAIBody(request, compatible, provider.name);
+          ({ data, response } = await client.chat.completions.create(sdkBody, sdkRequestOptions(options, sdkBody)).withResponse());
         }
       } catch (err) {
         throw mapper(request.model)(err);
@@ -80,14 +81,15 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       const failed = embeddedError(data, response.headers);
       if (failed) throw mapper(request.model)(failed);
       const { text, toolCalls, finishReason } = openAIAnswer(data, where);
-      return {
+      const answer: ProviderResponse = {
         text, toolCalls, finishReason,
         usage: openAIUsage(data.usage),
         model: data.model ?? request.model,
         requestId: response.headers.get('x-request-id') ?? undefined,
         rateLimit: readRateLimits(headersOf(response.headers), clock.now(), compatible ? 'any' : 'openai'),
-        ...(body !== undefined ? { raw: body } : {}),
       };
+      if (body !== undefined) answer.raw = body;
+      return answer;
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
       if (responses) return streamResponses(responses, request, options);

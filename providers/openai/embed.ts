@@ -30,7 +30,7 @@ export async function embedOpenAI(ctx: OpenAIEmbedContext, request: ProviderEmbe
   let data: OpenAI.CreateEmbeddingResponse;
   let response: Response;
   try {
-    ({ data, response } = await ctx.client.embeddings.create(body, sdkRequestOptions(options)).withResponse());
+    ({ data, response } = await ctx.client.embeddings.create(body, sdkRequestOptions(options, body)).withResponse());
   } catch (err) {
     throw ctx.map(err);
   }
