@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ProviderCallOptions } from '../../providers/types.js';
 import { SendHandle } from '../../src/policy/send-handle.js';
 import { sdkRequestOptions } from '../../providers/shared/request-options.js';
 import { announcingSends } from '../../providers/shared/send-hook.js';
@@ -18,8 +19,10 @@ describe('SendHandle', () => {
 
   it('refuses a detached call with an error naming the rule, and marks nothing', () => {
     const attempt = { sent: false };
-    const { onSend } = new SendHandle(attempt, undefined, undefined, undefined);
-    expect(() => onSend()).toThrow(new TypeError('ProviderCallOptions.onSend must be called on the options it came with: options.onSend()'));
+    // As an adapter would hold it: its options, typed as every adapter sees them.
+    const options: ProviderCallOptions = new SendHandle(attempt, undefined, undefined, undefined);
+    const { onSend } = options;
+    expect(() => onSend!()).toThrow(new TypeError('ProviderCallOptions.onSend must be called on the options it came with: options.onSend()'));
     expect(attempt.sent).toBe(false);
   });
 });
