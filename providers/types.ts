@@ -171,7 +171,9 @@ export interface ProviderCallOptions {
    * Called by the adapter once per request, right before its bytes go to the network: after the
    * request is mapped and its body serialised. Whatever fails before it sent nothing, so the router
    * takes it for the caller's (or its own) fault, never the provider's: no breaker or cooling hears
-   * of it. Every adapter calls it on chat, stream and embed (the contract suite checks).
+   * of it. Every adapter calls it on chat, stream and embed (the contract suite checks), and calls it
+   * on these options, `options.onSend()`, never detached: the router's is a method of its per-attempt
+   * handle (no closure per request), and a detached call throws a TypeError saying so.
    */
   onSend?: () => void;
 }

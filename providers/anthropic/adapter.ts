@@ -4,7 +4,7 @@ import { providerTransport } from '../shared/http-fetch.js';
 import { SDK_BACKSTOP_TIMEOUT_MS } from '../shared/sdk-backstop.js';
 import { sdkLogger } from '../shared/sdk-logger.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
-import { sendingFetch } from '../shared/send-hook.js';
+import { announcingSends } from '../shared/send-hook.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
@@ -24,18 +24,18 @@ export { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
   const { provider, clock, redact } = ctx;
   const transport = providerTransport(provider);
-  const client = new Anthropic({
+  // Every request tells the router when its bytes go (onSend): after the SDK serialised its body.
+  const client = announcingSends(new Anthropic({
     apiKey: provider.resolvedApiKey ?? null,
     baseURL: provider.baseURL ?? 'https://api.anthropic.com',
     maxRetries: 0,
     // Only a backstop: the router times every attempt itself, or passes the attempt's own timeout.
     timeout: SDK_BACKSTOP_TIMEOUT_MS,
-    // Every request tells the router when its bytes go (onSend): after the SDK serialised its body.
-    fetch: sendingFetch(transport?.fetch ?? ((input, init) => globalThis.fetch(input, init))),
+    ...(transport ? { fetch: transport.fetch } : {}),
     defaultHeaders: provider.headers,
     logger: sdkLogger(ctx.logger, provider.name),
     logLevel: 'warn',
-  });
+  }));
   const mapper = (model: string) => (err: unknown) => mapAnthropicError(err, { provider: provider.name, model, nowMs: clock.now(), redact });
 
   return {
@@ -48,7 +48,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
       let data: Anthropic.Message;
       let response: Response;
       try {
-        ({ data, response } = await client.messages.create(body, sdkRequestOptions(options)).withResponse());
+        ({ data, response } = await client.messages.create(body, sdkRequestOptions(options, body)).withResponse());
       } catch (err) {
         throw mapper(request.model)(err);
       }

@@ -30,7 +30,7 @@ export async function* streamAnthropic(ctx: AnthropicStreamContext, request: Pro
   let stream: AsyncIterable<Anthropic.RawMessageStreamEvent>;
   let response: Response;
   try {
-    ({ data: stream, response } = await ctx.client.messages.create(body, sdkRequestOptions(options)).withResponse());
+    ({ data: stream, response } = await ctx.client.messages.create(body, sdkRequestOptions(options, body)).withResponse());
   } catch (err) {
     throw ctx.map(err);
   }

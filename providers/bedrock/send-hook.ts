@@ -12,10 +12,9 @@ interface WithMiddleware {
  * after the input was serialised and the request signed. Whatever the SDK threw before it sent nothing.
  */
 export function announceSend<C>(command: C, options: ProviderCallOptions): C {
-  const onSend = options.onSend;
-  if (!onSend) return command;
+  if (!options.onSend) return command;
   (command as unknown as WithMiddleware).middlewareStack.add((next) => (args) => {
-    onSend();
+    options.onSend?.(); // called on its options: the router's onSend is a method
     return next(args);
   }, { step: 'finalizeRequest', priority: 'low', name: 'switchyardOnSend' });
   return command;

@@ -3,7 +3,7 @@ import type { HeaderBag } from '../shared/headers.js';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import { providerTransport } from '../shared/http-fetch.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
-import { sendingFetch } from '../shared/send-hook.js';
+import { announcingSends } from '../shared/send-hook.js';
 import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
 import { openAIBody } from './adapter-body.js';
 import { isAzure, openAIClient } from './client.js';
@@ -44,9 +44,9 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const dialect = provider.type === 'openai-compatible' && provider.preset ? presetDialect(provider.preset) : undefined;
   // Compatible servers' own error bodies are rewritten into OpenAI's envelope before the SDK reads them.
   const base = transport?.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const fetch = compatible ? withErrorEnvelope(base) : base;
   // Every request tells the router when its bytes go (onSend): after the SDK serialised its body.
-  const fetch = sendingFetch(compatible ? withErrorEnvelope(base) : base);
-  const client = openAIClient(provider, ctx.logger, fetch);
+  const client = announcingSends(openAIClient(provider, ctx.logger, fetch));
   const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact, dialect });
   const headersOf = (headers: HeaderBag) => aliasedHeaders(headers, dialect?.headerAliases);
   const responses: ResponsesContext | undefined = provider.type === 'openai' && provider.api === 'responses' ? {
@@ -88,7 +88,8 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
           response = web;
           webHeaders = () => web.headers;
         } else {
-          const sdk = await client.chat.completions.create(openAIBody(request, compatible, provider.name), sdkRequestOptions(options)).withResponse();
+          const sdkBody = openAIBody(request, compatible, provider.name);
+          const sdk = await client.chat.completions.create(sdkBody, sdkRequestOptions(options, sdkBody)).withResponse();
           data = sdk.data;
           response = sdk.response;
           webHeaders = () => sdk.response.headers;
@@ -99,14 +100,15 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       const failed = embeddedError(data, webHeaders);
       if (failed) throw mapper(request.model)(failed);
       const { text, toolCalls, finishReason } = openAIAnswer(data, where);
-      return {
+      const answer: ProviderResponse = {
         text, toolCalls, finishReason,
         usage: openAIUsage(data.usage),
         model: data.model ?? request.model,
         requestId: response.headers.get('x-request-id') ?? undefined,
         rateLimit: readRateLimits(headersOf(response.headers), clock.now(), compatible ? 'any' : 'openai'),
-        ...(body !== undefined ? { raw: body } : {}),
       };
+      if (body !== undefined) answer.raw = body;
+      return answer;
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
       if (responses) return streamResponses(responses, request, options);

@@ -40,7 +40,7 @@ export async function embedOpenAI(ctx: OpenAIEmbedContext, request: ProviderEmbe
       text = await response.text();
       data = JSON.parse(text) as OpenAI.CreateEmbeddingResponse;
     } else {
-      ({ data, response } = await ctx.client.embeddings.create(body, sdkRequestOptions(options)).withResponse());
+      ({ data, response } = await ctx.client.embeddings.create(body, sdkRequestOptions(options, body)).withResponse());
     }
   } catch (err) {
     throw ctx.map(err);

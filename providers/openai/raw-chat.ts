@@ -1,7 +1,6 @@
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { providerQuery, splitBaseURL } from '../shared/base-url.js';
 import type { SdkFetch } from '../shared/http-fetch.js';
-import { sendHookOptions } from '../shared/send-hook.js';
 import type { ProviderCallOptions, ProviderSettings } from '../types.js';
 
 /** Where and how a pass-through body goes: the URL and headers the SDK client would use for `/chat/completions`. */
@@ -44,10 +43,10 @@ export async function sendRaw(fetch: SdkFetch, endpoint: RawEndpoint, body: stri
     headers: stream ? { ...endpoint.headers, accept: 'text/event-stream' } : endpoint.headers,
     body,
     ...(signal ? { signal } : {}),
-    ...(options.onSend ? sendHookOptions(options.onSend) : {}),
   };
   let response: Response;
   try {
+    options.onSend?.(); // the bytes are ours and ready: they go now
     response = await fetch(endpoint.url, init);
   } catch (err) {
     if (outer?.aborted) throw new APIUserAbortError();

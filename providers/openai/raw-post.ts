@@ -33,7 +33,7 @@ const ERRORS: Pick<PlainPostOptions, 'aborted' | 'timedOut'> = {
  */
 export async function postRaw(transport: HttpFetch, endpoint: PlainEndpoint, body: string, options: ProviderCallOptions, compatible: boolean): Promise<PlainAnswer> {
   const headers: OutgoingHttpHeaders = { ...endpoint.headers, 'content-length': Buffer.byteLength(body) };
-  const answer = await transport.post(endpoint.url, headers, body, { signal: options.signal, timeoutMs: options.timeoutMs, onSend: options.onSend, ...ERRORS });
+  const answer = await transport.post(endpoint.url, headers, body, { signal: options.signal, timeoutMs: options.timeoutMs, sending: options, ...ERRORS });
   if (answer.status >= 200 && answer.status < 300) return answer;
   let json: unknown;
   try {

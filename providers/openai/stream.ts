@@ -30,7 +30,7 @@ export async function* streamOpenAI(ctx: OpenAIStreamContext, request: ProviderR
   let stream: AsyncIterable<OpenAI.ChatCompletionChunk>;
   let response: Response;
   try {
-    ({ data: stream, response } = await ctx.client.chat.completions.create(body, sdkRequestOptions(options)).withResponse());
+    ({ data: stream, response } = await ctx.client.chat.completions.create(body, sdkRequestOptions(options, body)).withResponse());
   } catch (err) {
     throw ctx.map(err);
   }

@@ -106,7 +106,7 @@ describe('httpFetch.post, the pass-through path\'s plain request on the same age
     const order: string[] = [];
     server.prependListener('request', () => order.push('request reached the server'));
     const body = '{"a":"é"}';
-    const answer = await transport.post(new URL(`${url}/x?y=1`), { ...sent(body), authorization: 'Bearer k' }, body, { ...errors, onSend: () => order.push('onSend') });
+    const answer = await transport.post(new URL(`${url}/x?y=1`), { ...sent(body), authorization: 'Bearer k' }, body, { ...errors, sending: { onSend: () => { order.push('onSend'); } } });
     expect(order).toEqual(['onSend', 'request reached the server']);
     expect(answer.status).toBe(201);
     expect(answer.headers.get('X-Request-Id')).toBe('req_7');

@@ -45,7 +45,8 @@ function requestHeaders(headers: RequestInit['headers'], body: string | Uint8Arr
 export interface PlainPostOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
-  onSend?: () => void;
+  /** Told right before the bytes go, as `sending.onSend()` (a ProviderCallOptions: its onSend is a method, never detached). */
+  sending?: { onSend?(): void };
   /** What a cancelled or timed-out request rejects with (the SDK's own error classes, for the one error mapping). */
   aborted: () => Error;
   timedOut: () => Error;
@@ -71,6 +72,16 @@ class NodeHeaders implements HeaderBag {
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   }
 }
+
+/** What a request needs of its URL, parsed once per distinct URL (an SDK asks for the same few again and again). */
+interface Target {
+  protocol: string;
+  hostname: string;
+  port: string | undefined;
+  path: string;
+}
+
+const ONCE = Object.freeze({ once: true });
 
 function responseHeaders(res: http.IncomingMessage): Headers {
   const headers = new Headers();
@@ -99,8 +110,27 @@ export function httpFetch(): HttpFetch {
     'https:': new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
   };
 
+  // Bounded: a caller that sends a new query string every time only refills it.
+  const parsed = new Map<string, Target>();
+  const targetOf = (input: string | URL | Request): Target => {
+    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    let t = parsed.get(href);
+    if (!t) {
+      const url = new URL(href);
+      t = { protocol: url.protocol, hostname: url.hostname, port: url.port || undefined, path: `${url.pathname}${url.search}` };
+      if (parsed.size >= 256) parsed.clear();
+      parsed.set(href, t);
+    }
+    return t;
+  };
+
   function fetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
-    const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : new URL(input.url);
+    let url: Target;
+    try {
+      url = targetOf(input);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(abortError(signal));
     const body = init.body as string | Uint8Array | undefined | null ?? undefined;
@@ -124,7 +154,7 @@ export function httpFetch(): HttpFetch {
         fail(abortError(signal!));
       };
       const options: http.RequestOptions = {
-        protocol: url.protocol, hostname: url.hostname, port: url.port || undefined, path: `${url.pathname}${url.search}`,
+        protocol: url.protocol, hostname: url.hostname, port: url.port, path: url.path,
         method: init.method ?? 'GET', headers: requestHeaders(init.headers, body), agent,
       };
       const req = client.request(options, (res) => {
@@ -146,15 +176,16 @@ export function httpFetch(): HttpFetch {
           res.once('close', () => signal?.removeEventListener('abort', onAbortStream));
           const onAbortStream = () => req.destroy(abortError(signal!));
           signal?.removeEventListener('abort', onAbort);
-          signal?.addEventListener('abort', onAbortStream, { once: true });
+          signal?.addEventListener('abort', onAbortStream, ONCE);
           resolve(new Response(web, { status, statusText: res.statusMessage, headers }));
           return;
         }
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.once('error', fail);
-        res.once('aborted', () => fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })));
-        stream.once('end', () => {
+        // `on`, not `once` (a wrapper per listener per request): `fail` and this end act only once.
+        stream.on('error', fail);
+        res.on('aborted', () => fail(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })));
+        stream.on('end', () => {
           if (settled) return;
           settled = true;
           signal?.removeEventListener('abort', onAbort);
@@ -163,8 +194,8 @@ export function httpFetch(): HttpFetch {
           resolve(new Response(status === 204 || status === 304 ? null : data, { status, statusText: res.statusMessage, headers }));
         });
       });
-      req.once('error', fail);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('error', fail); // a later error too finds a listener, and `fail` acts once
+      signal?.addEventListener('abort', onAbort, ONCE);
       req.end(body);
     });
   }
@@ -237,7 +268,7 @@ export function httpFetch(): HttpFetch {
           fail(options.timedOut());
         }, Math.max(1, Math.ceil(timeoutMs)));
       }
-      options.onSend?.();
+      options.sending?.onSend?.();
       req.end(body);
     });
   }

@@ -20,16 +20,16 @@ export function chatTokens(call: Call, target: TargetRuntime, payload: ProviderR
   return { input: promptTokenEstimate(payload, needsTokenizer ? target.tokenCount() : undefined), output: payload.maxTokens ?? target.reserveOutputTokens };
 }
 
-/** The answer as it came, unless a tool call's arguments nest deeper than ANSWER_MAX_DEPTH: then `invalid_output`. */
-function boundedToolCalls(response: ProviderResponse, where: { provider: string; model: string }): ProviderResponse {
+/** Throws `invalid_output` when a tool call's arguments nest deeper than ANSWER_MAX_DEPTH. */
+function boundedToolCalls(response: ProviderResponse, target: TargetRuntime): void {
+  const { provider, model } = target.target;
   for (const call of response.toolCalls) {
     if (nestsDeeperThan(call.arguments, ANSWER_MAX_DEPTH)) {
-      throw new RouterError('invalid_output', `${where.provider}:${where.model} answered a call of tool "${call.name}" whose arguments nest deeper than ${ANSWER_MAX_DEPTH} levels`, {
-        ...where, code: 'invalid_tool_arguments',
+      throw new RouterError('invalid_output', `${provider}:${model} answered a call of tool "${call.name}" whose arguments nest deeper than ${ANSWER_MAX_DEPTH} levels`, {
+        provider, model, code: 'invalid_tool_arguments',
       });
     }
   }
-  return response;
 }
 
 /** A chat answer with its `responseFormat` object, parsed inside the attempt so the decision table sees `invalid_output`. */
@@ -42,16 +42,15 @@ export const chatKind: CallKind<ProviderRequest, ChatValue> = {
   payload: (call, target) => providerRequest(call.request as ChatRequest, target),
   endpoint: (target) => target.chat,
   estimateTokens: chatTokens,
-  send(adapter, payload, handle, call) {
-    const pending = adapter.chat(payload, handle).then((response) => boundedToolCalls(response, { provider: adapter.name, model: payload.model }));
+  send: (adapter, payload, handle) => adapter.chat(payload, handle),
+  accept(response, call, target): ChatValue {
+    if (response.toolCalls.length > 0) boundedToolCalls(response, target);
     const format = (call.request as ChatRequest).responseFormat;
-    if (!format) return pending;
-    return pending.then((response): ChatValue => {
-      // An answer cut short (`length`) or refused is reported as it is, not as malformed output.
-      if (response.finishReason !== 'stop' && response.finishReason !== 'tool_calls') return response;
-      if (response.toolCalls.length > 0) return response;
-      return { ...response, object: parseOutput(response.text, format, { provider: adapter.name, model: payload.model }) };
-    });
+    if (!format) return response;
+    // An answer cut short (`length`) or refused is reported as it is, not as malformed output.
+    if (response.finishReason !== 'stop' && response.finishReason !== 'tool_calls') return response;
+    if (response.toolCalls.length > 0) return response;
+    return { ...response, object: parseOutput(response.text, format, { provider: target.target.provider, model: target.target.model }) };
   },
   attemptTimeoutMs: (_call, target) => target.attemptTimeoutMs,
   timeoutLabel: (ms) => `attempt timed out after ${ms} ms`,

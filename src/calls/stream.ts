@@ -128,7 +128,7 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
   payload: (call, target) => providerRequest(call.request as ChatRequest, target),
   endpoint: (target) => target.chat,
   estimateTokens: chatTokens,
-  send: (adapter, payload, handle) => openUntilVisible(adapter.stream(payload, { signal: handle.signal, onSend: handle.onSend }), handle.scope!),
+  send: (adapter, payload, handle) => openUntilVisible(adapter.stream(payload, handle), handle.scope!),
   attemptTimeoutMs: (call, target) => (call.request as ChatRequest).firstTokenTimeoutMs ?? target.firstTokenTimeoutMs ?? Infinity,
   timeoutLabel: () => 'no first token in time',
   leaseTtlMs: (target) => target.streamLeaseTtlMs,

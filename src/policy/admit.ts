@@ -7,6 +7,7 @@ import { AttemptSlot } from './attempt-slot.js';
 import type { AttemptValue } from './call-kind.js';
 import { notSentError } from './not-sent.js';
 import { recordSkip } from './record-outcome.js';
+import type { TargetRuntime } from './target-runtime.js';
 
 /**
  * The second step: room in the budgets (the tenant's, then the target endpoint's), waiting in the
@@ -27,13 +28,17 @@ export function admit<P, T extends AttemptValue>(a: AttemptContext<P, T>): Maybe
   return isPromise(admitted) ? admitted.then((r) => afterAdmission(a, r)) : afterAdmission(a, admitted);
 }
 
+/** The facts an abort names, made only when one happens (not an object per attempt). */
+function whereOf(target: TargetRuntime): { provider: string; model: string } {
+  return { provider: target.target.provider, model: target.target.model };
+}
+
 function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admitted: Admitted | Refused): MaybePromise<StepResult<T>> {
   const { rt, call, target } = a;
-  const where = { provider: target.target.provider, model: target.target.model };
   if (!admitted.ok) {
     if (admitted.budget === a.endpoint.budget.key) a.endpoint.load.level?.refused(admitted.reason, rt.clock.now());
-    if (admitted.reason === 'aborted') throw abortError(rt.closing.aborted && !call.signal?.aborted ? 'closed' : 'caller', call, target, new RouterError('aborted', 'aborted', where));
-    if (admitted.reason === 'deadline') throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', where));
+    if (admitted.reason === 'aborted') throw abortError(rt.closing.aborted && !call.signal?.aborted ? 'closed' : 'caller', call, target, new RouterError('aborted', 'aborted', whereOf(target)));
+    if (admitted.reason === 'deadline') throw abortError('deadline', call, target, new RouterError('timeout', 'deadline', whereOf(target)));
     const why = admitted.reason === 'too_large' ? 'the request is larger than its whole token budget' : `its ${admitted.reason} budget is full`;
     return recordSkip(rt, call, target, { kind: 'local_limit', message: `${target.target.key} skipped: ${why} (${admitted.budget})`, availableInMs: admitted.retryInMs, code: admitted.reason });
   }
@@ -44,7 +49,7 @@ function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admi
   const over = call.signal?.aborted ? 'caller' : call.deadlineAtMs !== undefined && call.deadlineAtMs <= a.sentAtMs ? 'deadline' : undefined;
   if (over) {
     const released = slot.end({ sent: false });
-    const error = abortError(over, call, target, new RouterError(over === 'caller' ? 'aborted' : 'timeout', over, where));
+    const error = abortError(over, call, target, new RouterError(over === 'caller' ? 'aborted' : 'timeout', over, whereOf(target)));
     if (released) return released.then(() => { throw error; });
     throw error;
   }

@@ -1,8 +1,10 @@
 import type { BreakerOutcome } from '../decide/breaker-verdict.js';
 import type { Call } from '../runtime/call.js';
+import type { Price } from '../spend/prices.js';
 import type { TokenEstimate } from './budget.js';
 import type { Lease, SettleOutcome } from './admission.js';
 import type { BreakerPermit } from './circuit-breaker.js';
+import { addCallCost } from './call-cost.js';
 import type { EndpointLoad, TargetRuntime } from './target-runtime.js';
 
 /**
@@ -22,6 +24,8 @@ export class AttemptSlot {
   private ended = false;
   /** What this attempt took from its endpoint's local level (given back if it ends unsent). */
   private tookTokens: TokenEstimate | undefined;
+  /** The target's price, when no spend budget settles the attempt: its usage is priced into the call's cost at `end`. */
+  private price: Price | undefined;
 
   constructor(private readonly lease: Lease, private readonly target: TargetRuntime, private readonly load: EndpointLoad, private readonly call: Call) {
     load.inflight++;
@@ -35,6 +39,11 @@ export class AttemptSlot {
   /** Runs `fn` with the outcome when the lease settles (spend pricing and holds). */
   onSettle(fn: NonNullable<Lease['onSettle']>): void {
     this.lease.onSettle = fn;
+  }
+
+  /** Prices the answer's usage into the call's `costUsd` when the slot ends (a call under no spend budget). */
+  priceAt(price: Price): void {
+    this.price = price;
   }
 
   /** Whether `end` has run. */
@@ -81,6 +90,7 @@ export class AttemptSlot {
       this.judged = true;
       this.target.breaker.record(this.permit, 'neutral', this.call);
     }
+    if (this.price) addCallCost(this.call, this.price, outcome);
     return this.lease.settle(outcome);
   }
 }

@@ -45,6 +45,11 @@ export interface CallKind<P, T extends AttemptValue> {
   estimateTokens(call: Call, target: TargetRuntime, payload: P): TokenEstimate;
   /** Sends one attempt; never retries. */
   send(adapter: ProviderAdapter, payload: P, handle: AttemptHandle, call: Call): Promise<T>;
+  /**
+   * Checks (and completes) an answer once it came, inside the attempt, so the decision table sees a
+   * throw here (`invalid_output`) as the attempt's failure; synchronous, so no promise per call.
+   */
+  accept?(value: T, call: Call, target: TargetRuntime): T;
   /** This kind's bound on one attempt (a stream's first-token timeout), within the target's `timeoutMs`. */
   attemptTimeoutMs(call: Call, target: TargetRuntime): number;
   /** What to call an attempt that ran out of that time. */

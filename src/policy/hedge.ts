@@ -1,3 +1,4 @@
+import type { HedgePolicy } from '../config/resolve-config.js';
 import { hedgeDelayMs } from '../decide/hedge-delay.js';
 import { RouterError } from '../errors.js';
 import type { Call } from '../runtime/call.js';
@@ -46,10 +47,15 @@ function combined(call: Call, first: RouterError, second: RouterError): ChainErr
  * Runs a call down its chain, hedged when its chain says so and it has a step to hedge to;
  * `hedged` reports whether a hedge was sent.
  */
-export async function runHedged<P, T extends AttemptValue>(rt: Runtime, call: Call, kind: CallKind<P, T>): Promise<ChainAnswer<T> & { hedged?: boolean }> {
+export function runHedged<P, T extends AttemptValue>(rt: Runtime, call: Call, kind: CallKind<P, T>): Promise<ChainAnswer<T> & { hedged?: boolean }> {
   const policy = rt.hedging.policy(call.chain);
+  // Not async: an unhedged call (every call by default) gets the chain's own promise, not a wrapper around it.
+  if (!policy || call.targets.length < 2) return runChain(rt, call, kind);
+  return runHedgedChain(rt, call, kind, policy);
+}
+
+async function runHedgedChain<P, T extends AttemptValue>(rt: Runtime, call: Call, kind: CallKind<P, T>, policy: HedgePolicy): Promise<ChainAnswer<T> & { hedged?: boolean }> {
   const targets = call.targets;
-  if (!policy || targets.length < 2) return runChain(rt, call, kind);
   const book = rt.hedging.book(call.chain);
   const firstKey = targets[0]!.target.key;
   const startedAt = rt.clock.now();

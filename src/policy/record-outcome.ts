@@ -2,6 +2,7 @@ import { breakerVerdict, type BreakerOutcome } from '../decide/breaker-verdict.j
 import { RouterError, type ErrorKind } from '../errors.js';
 import { targetRef } from '../observe/event-refs.js';
 import type { Call } from '../runtime/call.js';
+import type { Attempt } from '../types.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AttemptContext, StepResult, TargetOutcome } from './attempt-context.js';
 import type { AttemptValue } from './call-kind.js';
@@ -38,10 +39,12 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
   const queuedMs = a.sentAtMs - a.startedAtMs;
   // Whole milliseconds: a jittered backoff is a fraction, and no reader wants 212.83452 ms.
   const waitedMs = a.waitedMs !== undefined || queuedMs > 0 ? Math.round((a.waitedMs ?? 0) + queuedMs) : undefined;
-  call.attempts.push({
+  const attempt: Attempt = {
     provider: target.target.provider, model: target.target.model, ok: !error, kind: error?.kind, status: error?.status,
-    waitedMs, latencyMs, requestId, ...(call.hedge ? { hedge: true as const } : {}),
-  });
+    waitedMs, latencyMs, requestId,
+  };
+  if (call.hedge) attempt.hedge = true;
+  call.attempts.push(attempt);
   // The retry budget's deposits: a call's first attempt on this target (its retries are counted when let through).
   if (a.attempt === 1) target.retryWindow.first(now);
   const { events } = rt;

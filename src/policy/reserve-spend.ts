@@ -1,4 +1,4 @@
-import { costUsd, worstCaseUsd } from '../decide/cost.js';
+import { worstCaseUsd } from '../decide/cost.js';
 import { isRouterError, RouterError } from '../errors.js';
 import type { Call } from '../runtime/call.js';
 import type { Price } from '../spend/prices.js';
@@ -6,6 +6,7 @@ import { andThen, isPromise, settled, type MaybePromise } from '../store/maybe-p
 import type { SpendGrant, SpendWindowLimit } from '../store/spend-store.js';
 import type { SettleOutcome } from './admission.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
+import { addCallCost } from './call-cost.js';
 import type { AttemptValue } from './call-kind.js';
 import { recordSkip } from './record-outcome.js';
 import { MAY_HAVE_BILLED, type SpendBudget } from './spend-budgets.js';
@@ -20,15 +21,15 @@ interface Hold {
 
 /**
  * The pipeline step after admission: prices the attempt, and under spend budgets reserves its worst
- * case in each (the tenant's, then the key's) before anything is sent. With no budget it only hooks
- * the attempt's lease so its usage is priced into `call.costUsd`.
+ * case in each (the tenant's, then the key's) before anything is sent. With no budget it only gives
+ * the attempt's slot its price, so its usage is priced into `call.costUsd` when it ends.
  */
 export function reserveSpend<P, T extends AttemptValue>(a: AttemptContext<P, T>): MaybePromise<StepResult<T>> {
   const spend = a.rt.spend;
   const budgets = spend.budgetsOf(a.call);
   const price = spend.prices.of(a.target.target);
   if (budgets.length === 0) {
-    if (price) a.slot!.onSettle((outcome) => void priced(a.call, price, outcome));
+    if (price) a.slot!.priceAt(price); // a field on the slot, not a closure per attempt
     return undefined;
   }
   if (!price) {
@@ -86,18 +87,10 @@ async function undo<P, T extends AttemptValue>(a: AttemptContext<P, T>, holdId: 
   await a.slot.end({ sent: false });
 }
 
-/** Adds an answer's cost to its call's. */
-function priced(call: Call, price: Price, outcome: SettleOutcome): number | undefined {
-  if (!outcome.sent || !outcome.usage) return undefined;
-  const cost = costUsd(outcome.usage, price);
-  call.cost.usd = (call.cost.usd ?? 0) + cost;
-  return cost;
-}
-
 /** Ends an attempt's holds: its cost when known, nothing when it surely was not billed, else the whole reservation. */
 function settleHolds<P, T extends AttemptValue>(a: AttemptContext<P, T>, price: Price, worst: number, holdId: string, holds: readonly Hold[], outcome: SettleOutcome): MaybePromise<void> {
   const spend = a.rt.spend;
-  const cost = priced(a.call, price, outcome);
+  const cost = addCallCost(a.call, price, outcome);
   const billed = outcome.sent && (outcome.failed === undefined || MAY_HAVE_BILLED.has(outcome.failed));
   const actualUsd = cost ?? (billed ? worst : 0);
   const now = spend.now();

@@ -3,6 +3,7 @@ import { redactErrorChain } from '../observe/redact.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import { attemptScope } from './attempt-scope.js';
 import { notSentError } from './not-sent.js';
+import { SendHandle } from './send-handle.js';
 import type { AttemptValue } from './call-kind.js';
 
 /**
@@ -20,7 +21,6 @@ const BODY_GRACE_MS = 1_000;
  */
 export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P, T>): Promise<StepResult<T>> {
   const { rt, call, target, kind } = a;
-  const where = { provider: target.target.provider, model: target.target.model };
   const deadlineInMs = call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - a.sentAtMs;
   const byDeadline = deadlineInMs !== undefined && deadlineInMs <= a.attemptTimeoutMs;
   const timeoutMs = byDeadline ? Math.max(1, deadlineInMs!) : a.attemptTimeoutMs;
@@ -34,20 +34,18 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
   a.error = undefined;
   a.cause = undefined;
   a.sent = false;
-  const onSend = () => {
-    a.sent = true;
-  };
   try {
-    const pending = scope
-      ? kind.send(target.adapter, a.payload, { signal: scope.signal, scope, onSend }, call)
-      : kind.send(target.adapter, a.payload, { timeoutMs, onSend }, call);
-    a.value = await (scope ? pending : rt.stallGuard.guard(pending, timeoutMs + BODY_GRACE_MS, where));
+    const handle = scope ? new SendHandle(a, scope.signal, undefined, scope) : new SendHandle(a, undefined, timeoutMs, undefined);
+    const pending = kind.send(target.adapter, a.payload, handle, call);
+    const value = await (scope ? pending : rt.stallGuard.guard(pending, timeoutMs + BODY_GRACE_MS, target.target));
     a.sent = true; // an answer came, so the request went
+    a.value = kind.accept ? kind.accept(value, call, target) : value;
     if (!kind.keepsAttempt) scope?.dispose();
   } catch (err) {
     scope?.dispose();
     // Whatever an SDK kept of the upstream's words (an echoed key) is hidden before anyone sees it.
     redactErrorChain(err, rt.redact);
+    const where = { provider: target.target.provider, model: target.target.model };
     let error = err instanceof RouterError ? err : new RouterError('transport', rt.redact(String(err)), { ...where, cause: err });
     let cause = scope?.cause;
     // Nothing left the process (mapping, serialising): the request's fault, whatever the SDK called it.

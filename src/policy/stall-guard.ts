@@ -1,10 +1,16 @@
 import type { Clock, Timer } from '../types.js';
 import { RouterError } from '../errors.js';
 
+/** Whose request a guard watches (a target: read only if it stalls). */
+interface Where {
+  readonly provider: string;
+  readonly model: string;
+}
+
 interface Guarded {
   dueMs: number;
   fail: (err: RouterError) => void;
-  where: { provider: string; model: string };
+  where: Where;
 }
 
 const SWEEP_MS = 250;
@@ -21,7 +27,7 @@ export class StallGuard {
 
   constructor(private readonly clock: Clock) {}
 
-  guard<T>(promise: Promise<T>, ms: number, where: { provider: string; model: string }): Promise<T> {
+  guard<T>(promise: Promise<T>, ms: number, where: Where): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const entry: Guarded = { dueMs: this.clock.now() + ms, fail: reject, where };
       this.pending.add(entry);
@@ -55,7 +61,8 @@ export class StallGuard {
     for (const g of this.pending) {
       if (g.dueMs > now) continue;
       this.pending.delete(g);
-      g.fail(new RouterError('timeout', `${g.where.provider} response body stalled`, g.where));
+      const { provider, model } = g.where;
+      g.fail(new RouterError('timeout', `${provider} response body stalled`, { provider, model }));
     }
     if (this.pending.size > 0) this.schedule();
   }

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CallEvent, RouterEvents } from '../../src/observe/events.js';
 import type { Router } from '../../src/router.js';
 import { OPENAI_PATH, openaiBodies, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 
@@ -10,14 +11,7 @@ import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 // against requests the real SDKs sent to a loopback upstream.
 
 let up: Upstream;
-const routers: Router[] = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const router of routers.splice(0)) await router.close();
-  await up.close();
-});
+const routers = upstreamPerTest<Router>((u) => (up = u));
 
 function listened(overrides: Parameters<typeof wireRouter>[1] = {}) {
   const w = wireRouter(up, { retry: { maxAttempts: 1 }, ...overrides }, { clock: new VirtualClock(), timeoutMs: 60_000 });

@@ -1,23 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isRouterError } from '../../src/errors.js';
 import {
   ANTHROPIC_PATH, OPENAI_PATH, anthropic429Headers, anthropicBodies, compatibleInsufficientCredits, openai429Headers, openaiBodies, openaiOk,
 } from '../support/fixtures.js';
 import { until } from '../support/until.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 
 let up: Upstream;
-let close: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const c of close) await c();
-  close = [];
-  await up.close();
-});
+const close = upstreamPerTest((u) => (up = u));
 /**
  * A wired router on a virtual clock (a new one unless given): every wait and timeout in virtual time.
  * Attempt timeouts are a minute, so the SDKs' own wall-clock timers (the same value) never fire.

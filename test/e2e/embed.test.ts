@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openaiEmbeddingTooLong, openaiEmbeddings } from '../../providers/test-support/wire.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { createRouter, type Router } from '../../src/router.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { OPENAI_PATH, openaiBodies, openaiOk } from '../support/fixtures.js';
-import { startUpstream, type SeenRequest, type Upstream } from '../support/upstream.js';
+import type { SeenRequest, Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { rejectionOf } from '../support/wire-router.js';
 
@@ -12,15 +13,7 @@ const EMBED_PATH = '/v1/embeddings';
 const MODEL = 'text-embedding-3-small';
 
 let up: Upstream;
-let routers: Router[] = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const r of routers) await r.close();
-  routers = [];
-  await up.close();
-});
+const routers = upstreamPerTest<Router>((u) => (up = u));
 
 /** A vector that says which input it embeds, so order is checkable: [position in the request, length]. */
 const vectorFor = (text: string) => [Number(text.replace(/\D/g, '') || 0), text.length];

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { createRouter, type Router } from '../../src/router.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { openaiBodies, openaiCompletion } from '../support/fixtures.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ask } from '../support/wire-router.js';
 
@@ -11,15 +12,7 @@ const EAST = '/east/v1/chat/completions';
 const WEST = '/west/v1/chat/completions';
 
 let up: Upstream;
-let routers: Router[] = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const r of routers) await r.close();
-  routers = [];
-  await up.close();
-});
+const routers = upstreamPerTest<Router>((u) => (up = u));
 
 /** A success reporting `remaining` of 100 requests left until a minute from now. */
 const okWith = (remaining: number) => ({

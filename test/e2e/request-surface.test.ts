@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   anthropicEvent, anthropicMessageStart, anthropicSseEnd, anthropicStockTool, anthropicThinkingBlocks, anthropicToolBlockSse, anthropicToolMessage,
@@ -7,18 +7,12 @@ import {
 import type { StreamEvent } from '../../src/calls/stream.js';
 import type { Message } from '../../src/types.js';
 import { ANTHROPIC_PATH, anthropicMessage, OPENAI_PATH, openaiBodies, openaiCompletion } from '../support/fixtures.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { ANTHROPIC_KEY, OPENAI_KEY, rejectionOf, wireRouter } from '../support/wire-router.js';
 
 let up: Upstream;
-const closers: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await up.close();
-});
+const closers = upstreamPerTest((u) => (up = u));
 
 function setup(overrides: Parameters<typeof wireRouter>[1] = {}) {
   const w = wireRouter(up, overrides);

@@ -1,23 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/index.js';
 import { RETRY_BUDGET_FLOOR } from '../../src/decide/retry-budget.js';
 import type { RouterEvents } from '../../src/observe/events.js';
 import { OPENAI_PATH, openaiBodies, openaiOk } from '../support/fixtures.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { mulberry32 } from '../../src/sim/random.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 
 let up: Upstream;
-let close: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const c of close) await c();
-  close = [];
-  await up.close();
-});
+const close = upstreamPerTest((u) => (up = u));
 
 /** A breaker that never opens on its own, so only the budget decides (the last test opens it on purpose). */
 const QUIET_BREAKER = { volumeThreshold: 1_000_000, consecutiveFailures: 1_000_000, lastResort: false };

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../src/calls/stream.js';
 import { runEval } from '../../src/eval/run-eval.js';
 import { renderTerminalReport } from '../../src/eval/terminal-report.js';
@@ -13,7 +13,8 @@ import { responsesUsage } from '../../providers/openai/responses/answer.js';
 import { openAIUsage } from '../../providers/openai/usage.js';
 import { messageItem, responseObject, responsesTextSse, RESPONSES_PATH } from '../../providers/test-support/responses-wire.js';
 import { openaiSse } from '../support/sse.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, OPENAI_KEY, rejectionOf, wireRouter } from '../support/wire-router.js';
 
@@ -22,14 +23,7 @@ import { ask, OPENAI_KEY, rejectionOf, wireRouter } from '../support/wire-router
 // leaves the usage unknown: absent, never an invented 0, for every consumer.
 
 let up: Upstream;
-const closers: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await up.close();
-});
+const closers = upstreamPerTest((u) => (up = u));
 
 const SSE = openaiSse(['Hello', ' there']);
 /** The stream without its usage chunk: the finish chunk, then `[DONE]`. */

@@ -1,9 +1,10 @@
 import OpenAI, { APIError } from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/gateway/index.js';
 import { isRouterError } from '../../src/errors.js';
 import { OPENAI_PATH } from '../support/fixtures.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { startHarness, type Harness } from './gateway-harness.js';
 
 const ALPHA_KEY = 'sk-gw-alpha-0123456789abcdef';
@@ -12,13 +13,7 @@ const PROMPT = 'the prompt text that must never reach a log line';
 
 let up: Upstream;
 let h: Harness;
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  await h?.close();
-  await up.close();
-});
+upstreamPerTest((u) => (up = u), () => h?.close());
 
 /** Two keys: alpha's from the environment, beta's stored as a hash and limited to one chain; two RPM budgets of 2. */
 function withKeys(options: { logRequests?: boolean } = {}, gateway: { logRequests?: boolean } = {}) {

@@ -1,21 +1,16 @@
 import OpenAI, { APIError } from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openaiParallelToolSse, openaiToolCompletion, openaiWeatherTool } from '../../providers/test-support/wire.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openaiBodies } from '../support/fixtures.js';
 import { INTERNALS, type Router, type RouterInternals } from '../../src/router.js';
 import { anthropicSse, openaiSse } from '../support/sse.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { GATEWAY_PATHS, startHarness, xHeaders, type Harness } from './gateway-harness.js';
 
 let up: Upstream;
 let h: Harness;
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  await h?.close();
-  await up.close();
-});
+upstreamPerTest((u) => (up = u), () => h?.close());
 
 const hello = [{ role: 'user' as const, content: 'Say hello' }];
 

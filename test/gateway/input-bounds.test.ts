@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/gateway/index.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { startHarness, type Harness } from './gateway-harness.js';
 
 const ALPHA_KEY = 'sk-gw-alpha-0123456789abcdef';
@@ -8,13 +9,7 @@ const BETA_KEY = 'sk-gw-beta-fedcba9876543210';
 
 let up: Upstream;
 let h: Harness;
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  await h?.close();
-  await up.close();
-});
+upstreamPerTest((u) => (up = u), () => h?.close());
 
 /** A fresh gateway with two tenants; a breaker that opens after 3 failures, so a leak of blame shows at once. */
 function withTenants() {

@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ANTHROPIC_PATH, OPENAI_PATH } from '../support/fixtures.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { startHarness, type Harness } from './gateway-harness.js';
 
 // Prompt-caching breakpoints through /v1/messages: the real Anthropic SDK as the client, a real
@@ -10,13 +11,7 @@ import { startHarness, type Harness } from './gateway-harness.js';
 
 let up: Upstream;
 let h: Harness;
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  await h?.close();
-  await up.close();
-});
+upstreamPerTest((u) => (up = u), () => h?.close());
 
 const CHAINS = { chains: { default: ['anthropic:claude-sonnet-4-6'], 'anthropic-only': ['anthropic:claude-sonnet-4-6'], 'openai-only': ['openai:gpt-4o-mini'] } };
 const client = () => new Anthropic({ apiKey: 'sk-anything', baseURL: h.url, maxRetries: 0 });

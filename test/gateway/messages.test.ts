@@ -1,21 +1,16 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropicThinkingBlocks, anthropicToolMessage, openaiParallelToolSse, openaiToolCompletion } from '../../providers/test-support/wire.js';
 import { hashKey } from '../../src/gateway/index.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, anthropicBodies, openaiBodies, openaiCompletion } from '../support/fixtures.js';
 import { anthropicSse, openaiSse } from '../support/sse.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { startHarness, type Harness } from './gateway-harness.js';
 
 let up: Upstream;
 let h: Harness;
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  await h?.close();
-  await up.close();
-});
+upstreamPerTest((u) => (up = u), () => h?.close());
 
 const CHAINS = { chains: { default: ['openai:gpt-4o-mini', 'anthropic:claude-sonnet-4-6'], 'openai-only': ['openai:gpt-4o-mini'], 'anthropic-only': ['anthropic:claude-sonnet-4-6'] } };
 const client = (apiKey = 'sk-anything', maxRetries = 0) => new Anthropic({ apiKey, baseURL: h.url, maxRetries });

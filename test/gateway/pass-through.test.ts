@@ -1,19 +1,14 @@
 import OpenAI from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ANTHROPIC_PATH, OPENAI_PATH, openai429Headers, openaiBodies, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { startHarness, xHeaders, type Harness } from './gateway-harness.js';
 
 let up: Upstream;
 let h: Harness;
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  await h?.close();
-  await up.close();
-});
+upstreamPerTest((u) => (up = u), () => h?.close());
 
 const hello = [{ role: 'user' as const, content: 'Say hello' }];
 const CENT_A_TOKEN = { inputPerMTok: 10_000, outputPerMTok: 10_000 };

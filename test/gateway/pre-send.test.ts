@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPENAI_PATH } from '../support/fixtures.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { startHarness, type Harness } from './gateway-harness.js';
 
 // A client's body that cannot be sent upstream (here a `metadata` object nested 100,000 levels
@@ -9,13 +10,7 @@ import { startHarness, type Harness } from './gateway-harness.js';
 
 let up: Upstream;
 let h: Harness;
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  await h?.close();
-  await up.close();
-});
+upstreamPerTest((u) => (up = u), () => h?.close());
 
 const ALPHA = 'sk-gw-alpha-0123456789abcdef';
 const BETA = 'sk-gw-beta-0123456789abcdef';

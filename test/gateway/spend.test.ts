@@ -1,8 +1,9 @@
 import OpenAI, { APIError } from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/gateway/index.js';
 import { OPENAI_PATH } from '../support/fixtures.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { GATEWAY_PATHS, startHarness, type Harness } from './gateway-harness.js';
 
@@ -11,13 +12,7 @@ const BETA_KEY = 'sk-gw-beta-fedcba9876543210';
 
 let up: Upstream;
 let h: Harness;
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  await h?.close();
-  await up.close();
-});
+upstreamPerTest((u) => (up = u), () => h?.close());
 
 // One cent a token: the upstream's answer (19 prompt + 10 completion tokens) costs $0.29.
 const CENT_A_TOKEN = { inputPerMTok: 10_000, outputPerMTok: 10_000 };

@@ -1,18 +1,13 @@
 import OpenAI, { APIError } from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPENAI_PATH } from '../support/fixtures.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { EMBED_MODEL, EMBED_PATH, GATEWAY_PATHS, startHarness, vectorOf, type Harness } from './gateway-harness.js';
 
 let up: Upstream;
 let h: Harness;
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  await h?.close();
-  await up.close();
-});
+upstreamPerTest((u) => (up = u), () => h?.close());
 
 const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected the request to fail'); }, (e: unknown) => e as APIError);
 

@@ -1,24 +1,18 @@
 import { inspect } from 'node:util';
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRouter, type Router } from '../../src/router.js';
 import { VirtualClock } from '../../src/testing/index.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openaiOk } from '../support/fixtures.js';
 import { openaiSse } from '../support/sse.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { until } from '../support/until.js';
 import { ANTHROPIC_KEY, OPENAI_KEY, ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 
 let up: Upstream;
-const closers: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-  await up.close();
-});
+const closers = upstreamPerTest((u) => (up = u));
 
 function setup(...args: Parameters<typeof wireRouter> extends [unknown, ...infer R] ? R : never) {
   const w = wireRouter(up, ...args);

@@ -1,22 +1,16 @@
 import { Registry } from 'prom-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collectMetrics } from '../../src/integrations/prometheus/index.js';
 import type { Router } from '../../src/router.js';
 import { OPENAI_PATH, openaiBodies, openaiCompletion, openaiSuccessHeaders } from '../support/fixtures.js';
 import { openaiSse } from '../support/sse.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, wireRouter } from '../support/wire-router.js';
 
 let up: Upstream;
-const routers: Router[] = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const router of routers.splice(0)) await router.close();
-  await up.close();
-});
+const routers = upstreamPerTest<Router>((u) => (up = u));
 
 function router(overrides: Parameters<typeof wireRouter>[1] = {}) {
   const w = wireRouter(up, { retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...overrides }, { clock: new VirtualClock() });

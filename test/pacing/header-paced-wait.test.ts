@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queuedCalls } from '../../src/testing/index.js';
 import { ANTHROPIC_PATH, anthropicBodies, anthropicMessage } from '../support/fixtures.js';
 import { until } from '../support/until.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ANTHROPIC_KEY, ask, wireRouter } from '../support/wire-router.js';
 
@@ -11,15 +12,7 @@ import { ANTHROPIC_KEY, ask, wireRouter } from '../support/wire-router.js';
 // configures no limits at all: what it knows of the bucket it learns from that first answer.
 
 let up: Upstream;
-let close: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const c of close) await c();
-  close = [];
-  await up.close();
-});
+const close = upstreamPerTest((u) => (up = u));
 
 /** The requests window as Anthropic reports it: 50 a minute, none left, full again a minute from now. */
 const spent = (clock: VirtualClock) => ({

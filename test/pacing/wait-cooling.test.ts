@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isRouterError } from '../../src/errors.js';
 import { queuedCalls } from '../../src/testing/index.js';
 import { OPENAI_PATH, openaiBodies, openaiCompletion } from '../support/fixtures.js';
 import { until } from '../support/until.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 
@@ -11,15 +12,7 @@ import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 // instead of failing `exhausted`, and is released when the cooling ends.
 
 let up: Upstream;
-let close: Array<() => Promise<void>> = [];
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  for (const c of close) await c();
-  close = [];
-  await up.close();
-});
+const close = upstreamPerTest((u) => (up = u));
 
 /** A 429 naming a 900 ms reset (the SDK's own retries are off; the router reads the hint). */
 const cool900 = { status: 429, headers: { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '900ms', 'x-request-id': 'req_429' }, body: openaiBodies.rateLimitRequests };

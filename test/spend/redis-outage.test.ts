@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RouterEvents } from '../../src/observe/events.js';
 import { createRouter } from '../../src/router.js';
 import { captureLogger } from '../support/capture-logger.js';
-import { OPENAI_PATH, openaiSuccessHeaders } from '../support/fixtures.js';
+import { OPENAI_PATH, openaiOk, openaiSuccessHeaders } from '../support/fixtures.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { OPENAI_KEY, rejectionOf } from '../support/wire-router.js';
 import { startRestartableRedis, type RestartableRedis } from '../reliability/restartable-redis.js';
@@ -17,14 +17,7 @@ let up: Upstream;
 beforeEach(async () => {
   redis = await startRestartableRedis();
   up = await startUpstream();
-  up.otherwise(OPENAI_PATH, () => ({
-    status: 200, headers: openaiSuccessHeaders,
-    body: {
-      id: 'chatcmpl-1', object: 'chat.completion', created: 1741569952, model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!', refusal: null }, logprobs: null, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 19, completion_tokens: 10, total_tokens: 29 },
-    },
-  }));
+  up.otherwise(OPENAI_PATH, () => openaiOk('Hello!')); // 19 prompt and 10 completion tokens
 });
 afterEach(async () => {
   await up.close();

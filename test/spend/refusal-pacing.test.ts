@@ -4,7 +4,7 @@ import type { SwitchyardConfig } from '../../src/config/index.js';
 import { INTERNALS, createRouter, type Router, type RouterInternals } from '../../src/router.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { captureLogger } from '../support/capture-logger.js';
-import { OPENAI_PATH, openaiSuccessHeaders } from '../support/fixtures.js';
+import { OPENAI_PATH, openaiOk } from '../support/fixtures.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { OPENAI_KEY, rejectionOf } from '../support/wire-router.js';
@@ -21,14 +21,7 @@ let up: Upstream;
 let routers: Router[] = [];
 beforeEach(async () => {
   up = await startUpstream();
-  up.otherwise(OPENAI_PATH, () => ({
-    status: 200, headers: openaiSuccessHeaders,
-    body: {
-      id: 'chatcmpl-1', object: 'chat.completion', created: 1741569952, model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!', refusal: null }, logprobs: null, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 19, completion_tokens: 10, total_tokens: 29 },
-    },
-  }));
+  up.otherwise(OPENAI_PATH, () => openaiOk('Hello!')); // 19 prompt and 10 completion tokens
 });
 afterEach(async () => {
   for (const r of routers) await r.close();

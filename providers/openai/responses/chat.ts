@@ -11,7 +11,8 @@ export async function chatResponses(ctx: ResponsesContext, request: ProviderRequ
   let data: OpenAI.Responses.Response;
   let response: Response;
   try {
-    ({ data, response } = await ctx.client.responses.create(responsesBody(request, where.provider), sdkRequestOptions(options)).withResponse());
+    const body = responsesBody(request, where.provider);
+    ({ data, response } = await ctx.client.responses.create(body, sdkRequestOptions(options, body)).withResponse());
   } catch (err) {
     throw ctx.map(request.model)(err);
   }

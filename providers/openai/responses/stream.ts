@@ -31,7 +31,7 @@ export async function* streamResponses(ctx: ResponsesContext, request: ProviderR
   let stream: AsyncIterable<Event>;
   let response: Response;
   try {
-    ({ data: stream, response } = await ctx.client.responses.create(body, sdkRequestOptions(options)).withResponse());
+    ({ data: stream, response } = await ctx.client.responses.create(body, sdkRequestOptions(options, body)).withResponse());
   } catch (err) {
     throw ctx.map(request.model)(err);
   }
