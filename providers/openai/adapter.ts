@@ -73,26 +73,27 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       let data: OpenAI.ChatCompletion;
       let response: { headers: HeaderBag };
       let body: string | undefined;
-      let webHeaders: () => Headers;
+      // The headers an embedded error carries: a web Headers already there, or the plain answer that builds one on demand (no closure per call).
+      let webHeaders: Headers | { webHeaders(): Headers };
       try {
         if (plain && request.raw !== undefined) {
           const answer = await postRaw(transport!, plain, request.raw, options, compatible);
           body = answer.text;
           data = JSON.parse(body) as OpenAI.ChatCompletion;
           response = answer;
-          webHeaders = answer.webHeaders;
+          webHeaders = answer;
         } else if (raw && request.raw !== undefined) {
           const web = await sendRaw(fetch, raw, request.raw, options, false);
           body = await web.text();
           data = JSON.parse(body) as OpenAI.ChatCompletion;
           response = web;
-          webHeaders = () => web.headers;
+          webHeaders = web.headers;
         } else {
           const sdkBody = openAIBody(request, compatible, provider.name);
           const sdk = await client.chat.completions.create(sdkBody, sdkRequestOptions(options, sdkBody)).withResponse();
           data = sdk.data;
           response = sdk.response;
-          webHeaders = () => sdk.response.headers;
+          webHeaders = sdk.response.headers;
         }
       } catch (err) {
         throw mapper(request.model)(err);
