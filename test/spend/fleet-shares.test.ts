@@ -52,11 +52,15 @@ beforeEach(async () => {
     },
   }));
 });
+// Hang guards below are long: each test steps the virtual clock against real loopback I/O (Redis,
+// the upstream), whose real time grows several-fold on a busy 2-core machine.
 afterEach(async () => {
-  for (const r of routers) await r.close();
+  // Taken off the list first: a test that failed mid-way leaves its routers to this test alone.
+  const open = routers;
   routers = [];
+  for (const r of open) await r.close();
   await up.close();
-});
+}, 120_000);
 
 function config(prefix: string): SwitchyardConfig {
   return {
@@ -102,8 +106,16 @@ async function contend(a: Router, b: Router, clock: VirtualClock, virtualMs: num
     await new Promise((r) => setTimeout(r, 2)); // loopback I/O (Redis, the upstream) is real time
   }
   running = false;
-  await Promise.all(a === b ? [a.close()] : [a.close(), b.close()]);
-  await Promise.all(loops);
+  // Closing lets the calls in flight finish, and some of them wait on the virtual clock (a paced
+  // grant, a store timer): time goes on while the routers close, as it would for a real process.
+  // On a busy machine more calls are still out when the loop stops, and a stopped clock hung here.
+  let closed = false;
+  const closing = Promise.all(a === b ? [a.close()] : [a.close(), b.close()]).then(() => Promise.all(loops)).finally(() => (closed = true));
+  while (!closed) {
+    await clock.advance(100);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await closing;
   expect(inflight).toBe(0);
   return served;
 }
@@ -129,7 +141,7 @@ describe('fair shares across a fleet (two routers, one Redis)', () => {
     expect(ratio).toBeLessThan(3 * 1.15);
     // The budget is shared exactly whatever the shares: 30 s at 4 a second, plus its burst of 10.
     expect(up.count(OPENAI_PATH)).toBeLessThanOrEqual(30 * 4 + 10);
-  }, 120_000);
+  }, 400_000);
 
   it('without the fleet\'s shares (each process alone), the same load splits about evenly', async () => {
     const clock = new VirtualClock({ autoAdvance: false });
@@ -141,11 +153,12 @@ describe('fair shares across a fleet (two routers, one Redis)', () => {
       routers.push(r);
       return r;
     };
-    const served = await contend(make(), make(), clock, 30_000, 5_000);
+    // Half the first test's run: an even split shows in 12 measured seconds (about 48 served).
+    const served = await contend(make(), make(), clock, 15_000, 3_000);
     expect(outages).toEqual([]);
-    expect(served.gold + served.silver).toBeGreaterThan(80);
+    expect(served.gold + served.silver).toBeGreaterThan(35);
     expect(served.gold / served.silver).toBeLessThan(2);
-  }, 120_000);
+  }, 400_000);
 });
 
 describe('fleet shares cost nothing off contention', () => {
@@ -183,7 +196,7 @@ describe('fleet shares cost nothing off contention', () => {
     await clock.advance(5_000);
     await new Promise((res) => setTimeout(res, 20));
     expect(syncs).toBe(after);
-  }, 60_000);
+  }, 240_000);
 
   it('is not on at all without tenants configured', async () => {
     const clock = new VirtualClock({ autoAdvance: false });
@@ -206,7 +219,7 @@ describe('fleet shares cost nothing off contention', () => {
     await Promise.all(calls);
     expect(up.count(OPENAI_PATH)).toBe(14);
     expect(syncs).toBe(0);
-  }, 60_000);
+  }, 240_000);
 });
 
 describe("fair shares with Redis killed (onUnavailable 'local')", () => {
@@ -222,7 +235,7 @@ describe("fair shares with Redis killed (onUnavailable 'local')", () => {
       r.on('store', (e) => states.push(e.state));
       await r.chat({ messages: [{ role: 'user', content: 'Say hello' }], tenant: 'gold', maxTokens: 10 }); // on shared state
       await killable.kill();
-      for (let i = 0; i < 1_000 && !states.includes('unavailable'); i++) await new Promise((res) => setTimeout(res, 5));
+      for (let i = 0; i < 10_000 && !states.includes('unavailable'); i++) await new Promise((res) => setTimeout(res, 5));
       expect(states).toEqual(['unavailable']);
       // Both tenants in this one process, contending for the target's local share: its fair queue alone keeps 3:1.
       const served = await contend(r, r, clock, 30_000, 5_000, 6, 'silver');
@@ -235,5 +248,5 @@ describe("fair shares with Redis killed (onUnavailable 'local')", () => {
     } finally {
       await killable.stop();
     }
-  }, 120_000);
+  }, 400_000);
 });
