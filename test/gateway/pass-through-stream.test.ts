@@ -1,9 +1,10 @@
 import OpenAI, { APIError } from 'openai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CallEvent } from '../../src/observe/events.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openai429Headers, openaiBodies } from '../support/fixtures.js';
 import { anthropicSse, openaiSse } from '../support/sse.js';
-import { startUpstream, type Upstream } from '../support/upstream.js';
+import type { Upstream } from '../support/upstream.js';
+import { upstreamPerTest } from '../support/upstream-per-test.js';
 import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ANTHROPIC_KEY, OPENAI_KEY } from '../support/wire-router.js';
@@ -11,13 +12,7 @@ import { startHarness, xHeaders, type Harness } from './gateway-harness.js';
 
 let up: Upstream;
 let h: Harness;
-beforeEach(async () => {
-  up = await startUpstream();
-});
-afterEach(async () => {
-  await h?.close();
-  await up.close();
-});
+upstreamPerTest((u) => (up = u), () => h?.close());
 
 const hello = [{ role: 'user' as const, content: 'Say hello' }];
 /** The SSE body the loopback upstream writes for these events. */

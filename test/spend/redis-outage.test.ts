@@ -28,24 +28,33 @@ async function eventually(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((r) => setTimeout(r, 10));
 }
 
+/**
+ * A router with a $2-a-day budget for tenant acme on the Redis that the test kills, its local share
+ * half of what the fleet had left; a cent a token, so each answer costs $0.29 and each worst case
+ * about $0.30. Its store and spend events are collected.
+ */
+function spendRouter() {
+  const log = captureLogger();
+  const router = createRouter({
+    providers: { openai: { type: 'openai', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1` } },
+    chains: { default: ['openai:gpt-4o-mini'] },
+    retry: { maxAttempts: 1 },
+    prices: { 'gpt-4o-mini': { inputPerMTok: 10_000, outputPerMTok: 10_000 } },
+    tenants: { acme: { spend: { usdPerDay: 2, localShare: 0.5 } } },
+    store: { type: 'redis', url: redis.url, keyPrefix: `spend-outage-${randomUUID()}:`, onUnavailable: 'local' },
+  }, { logger: log.logger });
+  const storeEvents: Array<RouterEvents['store']> = [];
+  const spend: Array<RouterEvents['spend']> = [];
+  router.on('store', (e) => storeEvents.push(e));
+  router.on('spend', (e) => spend.push(e));
+  return { log, router, storeEvents, spend };
+}
+
 const ask = { messages: [{ role: 'user' as const, content: 'Please say hello to everyone in this room, politely.' }], tenant: 'acme', maxTokens: 10 };
 
 describe("spend budgets with Redis killed (onUnavailable 'local')", () => {
   it('spends the local share of what the fleet had left, and says so once with a spend event and a warning', async () => {
-    const log = captureLogger();
-    const router = createRouter({
-      providers: { openai: { type: 'openai', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1` } },
-      chains: { default: ['openai:gpt-4o-mini'] },
-      retry: { maxAttempts: 1 },
-      // A cent a token: each answer costs $0.29, each worst case about $0.30.
-      prices: { 'gpt-4o-mini': { inputPerMTok: 10_000, outputPerMTok: 10_000 } },
-      tenants: { acme: { spend: { usdPerDay: 2, localShare: 0.5 } } },
-      store: { type: 'redis', url: redis.url, keyPrefix: `spend-outage-${randomUUID()}:`, onUnavailable: 'local' },
-    }, { logger: log.logger });
-    const storeEvents: Array<RouterEvents['store']> = [];
-    const spend: Array<RouterEvents['spend']> = [];
-    router.on('store', (e) => storeEvents.push(e));
-    router.on('spend', (e) => spend.push(e));
+    const { log, router, storeEvents, spend } = spendRouter();
     try {
       // On shared state: two calls. The last total Redis reported was the second reservation's:
       // $0.29 spent plus its worst case, about $0.61.
@@ -69,19 +78,7 @@ describe("spend budgets with Redis killed (onUnavailable 'local')", () => {
   }, 60_000);
 
   it('Redis dies between a reservation and its settlement: the answer stands, its cost is not charged twice, the local share is said once', async () => {
-    const log = captureLogger();
-    const router = createRouter({
-      providers: { openai: { type: 'openai', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1` } },
-      chains: { default: ['openai:gpt-4o-mini'] },
-      retry: { maxAttempts: 1 },
-      prices: { 'gpt-4o-mini': { inputPerMTok: 10_000, outputPerMTok: 10_000 } },
-      tenants: { acme: { spend: { usdPerDay: 2, localShare: 0.5 } } },
-      store: { type: 'redis', url: redis.url, keyPrefix: `spend-outage-${randomUUID()}:`, onUnavailable: 'local' },
-    }, { logger: log.logger });
-    const storeEvents: Array<RouterEvents['store']> = [];
-    const spend: Array<RouterEvents['spend']> = [];
-    router.on('store', (e) => storeEvents.push(e));
-    router.on('spend', (e) => spend.push(e));
+    const { log, router, storeEvents, spend } = spendRouter();
     try {
       await router.chat(ask);
       // The second call's worst case is reserved in Redis, then its answer is held upstream while Redis dies.
@@ -121,17 +118,7 @@ describe("spend budgets with Redis killed (onUnavailable 'local')", () => {
   }, 60_000);
 
   it('Redis dies as a reservation is sent: the call ends (here with its answer, on the local share), with one request', async () => {
-    const log = captureLogger();
-    const router = createRouter({
-      providers: { openai: { type: 'openai', apiKey: OPENAI_KEY, baseURL: `${up.url}/v1` } },
-      chains: { default: ['openai:gpt-4o-mini'] },
-      retry: { maxAttempts: 1 },
-      prices: { 'gpt-4o-mini': { inputPerMTok: 10_000, outputPerMTok: 10_000 } },
-      tenants: { acme: { spend: { usdPerDay: 2, localShare: 0.5 } } },
-      store: { type: 'redis', url: redis.url, keyPrefix: `spend-outage-${randomUUID()}:`, onUnavailable: 'local' },
-    }, { logger: log.logger });
-    const spend: Array<RouterEvents['spend']> = [];
-    router.on('spend', (e) => spend.push(e));
+    const { log, router, storeEvents, spend } = spendRouter();
     try {
       await router.chat(ask);
       // No wait for the outage to be noticed: this call's reservation is what finds Redis gone.
