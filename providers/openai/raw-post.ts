@@ -32,7 +32,8 @@ const ERRORS: Pick<PlainPostOptions, 'aborted' | 'timedOut'> = {
  * OpenAI's envelope first, as `withErrorEnvelope` gives the SDK's path.
  */
 export async function postRaw(transport: HttpFetch, endpoint: PlainEndpoint, body: string, options: ProviderCallOptions, compatible: boolean): Promise<PlainAnswer> {
-  const headers: OutgoingHttpHeaders = { ...endpoint.headers, 'content-length': Buffer.byteLength(body) };
+  // Object.assign, not `{ ...endpoint.headers, 'content-length': n }`: see src/observe/event-refs.ts.
+  const headers: OutgoingHttpHeaders = Object.assign({}, endpoint.headers, { 'content-length': Buffer.byteLength(body) });
   const answer = await transport.post(endpoint.url, headers, body, { signal: options.signal, timeoutMs: options.timeoutMs, sending: options, ...ERRORS });
   if (answer.status >= 200 && answer.status < 300) return answer;
   let json: unknown;

@@ -26,7 +26,7 @@ export interface OpenAIStreamContext {
  * `data: {"error": ...}` frames reach us as the SDK's status-less `APIError`.
  */
 export async function* streamOpenAI(ctx: OpenAIStreamContext, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
-  const body = { ...openAIBody(request, ctx.compatible, ctx.where.provider), stream: true as const, stream_options: { include_usage: true } };
+  const body: OpenAI.ChatCompletionCreateParamsStreaming = Object.assign(openAIBody(request, ctx.compatible, ctx.where.provider) as Omit<OpenAI.ChatCompletionCreateParamsNonStreaming, 'stream'>, { stream: true as const, stream_options: { include_usage: true } });
   let stream: AsyncIterable<OpenAI.ChatCompletionChunk>;
   let response: Response;
   try {

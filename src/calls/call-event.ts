@@ -1,5 +1,5 @@
 import { isRouterError } from '../errors.js';
-import { callRef } from '../observe/event-refs.js';
+import { callEvent, type callRef } from '../observe/event-refs.js';
 import type { CallEvent } from '../observe/events.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -7,10 +7,10 @@ import type { ChatResult, EmbedResult } from '../types.js';
 import type { StreamEvent } from './stream.js';
 
 function ended(rt: Runtime, call: Call, outcome: Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts' | 'startedAtMs'>): void {
-  rt.events.emit('call', {
-    ...callRef(call), startedAtMs: call.startedAtMs, latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts,
+  rt.events.emit('call', callEvent(call, {
+    startedAtMs: call.startedAtMs, latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts,
     ...(call.cost.usd !== undefined ? { costUsd: call.cost.usd } : {}), ...outcome,
-  });
+  }));
 }
 
 function failed(rt: Runtime, call: Call, err: unknown): void {

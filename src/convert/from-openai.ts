@@ -116,7 +116,10 @@ export function fromOpenAI(params: object, options: FromOpenAIOptions = {}): Cha
   if (!Array.isArray(body.messages)) throw invalidField('messages', 'expected an array of messages');
 
   const chain = options.chain ?? (typeof body.model === 'string' ? body.model : undefined);
-  const request: ChatRequest = { ...(chain ? { chain } : {}), messages: body.messages.map((m, i) => messageFromOpenAI(m, `messages[${i}]`)) };
+  // Not `{ ...(chain ? { chain } : {}), messages }`: a literal that starts with a spread gets a hidden
+  // class of its own every time on Node 20 (see src/observe/event-refs.ts), and this object goes everywhere.
+  const request: ChatRequest = { messages: body.messages.map((m, i) => messageFromOpenAI(m, `messages[${i}]`)) };
+  if (chain) request.chain = chain;
   if (Array.isArray(body.tools)) request.tools = body.tools.map((t, i) => toolOf(t, `tools[${i}]`));
   if (body.tool_choice !== undefined && body.tool_choice !== null) request.toolChoice = toolChoiceOf(body.tool_choice);
   if (typeof body.parallel_tool_calls === 'boolean') request.parallelToolCalls = body.parallel_tool_calls;

@@ -45,7 +45,7 @@ export function chatCompletions(state: GatewayState) {
       if (context.stream) return await streamAnswer(state, request, reply, chat, params);
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
-      const headers: Record<string, string> = { ...baseHeaders(request, state.draining), ...servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      const headers: Record<string, string> = Object.assign(baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: result.requestId }));
       if (result.raw !== undefined && (result.responseModel === undefined || result.responseModel === result.model)) {
         // The upstream's answer as it came: its `model` is the one today's converted answer names.
         headers['content-type'] = 'application/json; charset=utf-8';

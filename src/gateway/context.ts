@@ -62,7 +62,7 @@ export function dialectOf(request: FastifyRequest): 'openai' | 'anthropic' {
  */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ErrorReply, draining: boolean, attempts?: number): FastifyReply {
   const answer = dialectOf(request) === 'anthropic' ? anthropicErrorOf(error, request.id) : error;
-  const headers = { ...baseHeaders(request, draining), ...answer.headers };
+  const headers: Record<string, string> = Object.assign(baseHeaders(request, draining), answer.headers);
   if (attempts !== undefined) headers['x-switchyard-attempts'] = String(attempts);
   return reply.code(answer.status).headers(headers).send(answer.body);
 }

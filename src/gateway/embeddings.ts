@@ -65,15 +65,19 @@ export function embeddings(state: GatewayState) {
     const text = state.passThrough ? rawBodyOf(request) : undefined;
     if (text !== undefined) asked.request.passThrough = { text, body: params };
     try {
-      const result = await state.router.embed(withCallerKey({ ...asked.request, tenant: context.caller.tenant, signal: context.controller?.signal }, context.caller));
+      // The request is this handler's own: filled in, not copied (a copy made by spreading would get a
+      // hidden class of its own every time on Node 20, see src/observe/event-refs.ts).
+      asked.request.tenant = context.caller.tenant;
+      asked.request.signal = context.controller?.signal;
+      const result = await state.router.embed(withCallerKey(asked.request, context.caller));
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       if (result.raw !== undefined) {
-        return reply.headers({ ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: upstreamRequestId(result.attempts) }), 'content-type': 'application/json; charset=utf-8' })
+        return reply.headers(Object.assign(baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: upstreamRequestId(result.attempts) }), { 'content-type': 'application/json; charset=utf-8' }))
           .send(result.raw);
       }
       const data = result.embeddings.map((vector, index) => ({ object: 'embedding', index, embedding: asked.base64 ? float32Base64(vector) : vector }));
       const tokens = result.usage.inputTokens;
-      return reply.headers({ ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: upstreamRequestId(result.attempts) }) })
+      return reply.headers(Object.assign(baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: upstreamRequestId(result.attempts) })))
         .send({ object: 'list', data, model: result.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
     } catch (err) {
       if (isRouterError(err)) context.kind = err.kind;

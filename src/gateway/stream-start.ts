@@ -42,6 +42,6 @@ export async function startStream(request: FastifyRequest, reply: FastifyReply, 
   Object.assign(contextOf(request), { provider: start.provider, model: start.model, attempts });
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { ...SSE_HEADERS, ...baseHeaders(request, draining), ...servedHeaders({ provider: start.provider, model: start.model, attempts, upstreamRequestId: start.requestId }) });
+  res.writeHead(200, Object.assign({}, SSE_HEADERS, baseHeaders(request, draining), servedHeaders({ provider: start.provider, model: start.model, attempts, upstreamRequestId: start.requestId })));
   return { start, res };
 }

@@ -218,7 +218,7 @@ export class Admission {
       if (grant.ok) return this.takeFrom(ask, i + 1);
       const taken = ask.budgets.slice(0, i);
       const now = this.clock.now();
-      const refused: Refused = { ...grant, budget: ask.budgets[i]!.key };
+      const refused: Refused = Object.assign({}, grant, { budget: ask.budgets[i]!.key });
       const released = settled(taken.map((b) => this.store.releaseBudget(b.key, ask.leaseId, false, now)));
       this.notify(taken);
       return released ? released.then(() => refused) : refused;

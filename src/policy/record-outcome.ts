@@ -1,6 +1,6 @@
 import { breakerVerdict, type BreakerOutcome } from '../decide/breaker-verdict.js';
 import { RouterError, type ErrorKind } from '../errors.js';
-import { targetRef } from '../observe/event-refs.js';
+import { targetEvent } from '../observe/event-refs.js';
 import type { Call } from '../runtime/call.js';
 import type { Attempt } from '../types.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -53,14 +53,14 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
     const budgetSpent = error !== undefined && outcomeOf(a as AttemptContext<unknown, AttemptValue>) === 'failure' && a.attempt < target.target.maxAttempts
       && (error.kind !== 'timeout' || rt.retryPolicy.retryTimeouts)
       && !target.retryWindow.allows(now, target.target.budgetPercent, rt.config.retry.budgetMinRetries);
-    events.emit('attempt', {
-      ...targetRef(call, target), attempt: a.attempt, ok: !error, kind: error?.kind, status: error?.status, code: error?.code,
+    events.emit('attempt', targetEvent(call, target, {
+      attempt: a.attempt, ok: !error, kind: error?.kind, status: error?.status, code: error?.code,
       latencyMs, requestId, startedAtMs: a.sentAtMs, usage: value?.usage, costUsd: rt.spend.costOf(target, value?.usage),
       responseModel: (value as { model?: unknown } | undefined)?.model as string | undefined,
       ...(budgetSpent ? { retryBudgetSpent: true as const } : {}),
-    });
+    }));
   }
-  if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', { ...targetRef(call, target), ...rateLimit });
+  if (rateLimit && events.has('ratelimit')) events.emit('ratelimit', targetEvent(call, target, rateLimit));
   if (!error && a.kind.keepsAttempt) return undefined; // the stream ends its slot at its end
   const settled = slot.end({ sent: true, usage: value?.usage, rateLimit, rateLimited: error?.kind === 'rate_limited', failed: error?.kind });
   return settled ? settled.then(() => undefined) : undefined;
@@ -69,7 +69,7 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
 function recordUnsent<P, T extends AttemptValue>(a: AttemptContext<P, T>, error: RouterError): StepResult<T> | Promise<StepResult<T>> {
   const { provider, model } = a.target.target;
   a.call.attempts.push({ provider, model, ok: false, kind: error.kind, skipped: true, latencyMs: 0, ...(error.code !== undefined ? { code: error.code } : {}) });
-  if (a.rt.events.has('attempt')) a.rt.events.emit('attempt', { ...targetRef(a.call, a.target), attempt: 0, ok: false, kind: error.kind, skipped: true, latencyMs: 0, code: error.code, startedAtMs: a.sentAtMs });
+  if (a.rt.events.has('attempt')) a.rt.events.emit('attempt', targetEvent(a.call, a.target, { attempt: 0, ok: false, kind: error.kind, skipped: true, latencyMs: 0, code: error.code, startedAtMs: a.sentAtMs }));
   // Its permit goes back as no verdict, and its requests and tokens to the budgets.
   const released = a.slot!.end({ sent: false });
   return released ? released.then(() => undefined) : undefined;
@@ -99,7 +99,7 @@ export interface Skip {
 export function recordSkip<T>(rt: Runtime, call: Call, target: TargetRuntime, skip: Skip): TargetOutcome<T> {
   const { provider, model } = target.target;
   call.attempts.push({ provider, model, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, ...(skip.code !== undefined ? { code: skip.code } : {}) });
-  if (rt.events.has('attempt')) rt.events.emit('attempt', { ...targetRef(call, target), attempt: 0, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, code: skip.code, startedAtMs: rt.clock.now() });
+  if (rt.events.has('attempt')) rt.events.emit('attempt', targetEvent(call, target, { attempt: 0, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, code: skip.code, startedAtMs: rt.clock.now() }));
   const error = new RouterError(skip.kind, skip.message, { provider, model, code: skip.code, retryAfterMs: skip.availableInMs });
   return { ok: false, error, availableInMs: skip.availableInMs };
 }

@@ -1,5 +1,5 @@
 import type { RouterError } from '../errors.js';
-import { targetRef } from '../observe/event-refs.js';
+import { targetEvent } from '../observe/event-refs.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { waitVerdict, type WaitCandidate } from '../decide/wait-verdict.js';
@@ -57,7 +57,7 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
     const ref = { chain: call.chain, provider: target.target.provider, model: target.target.model };
     rt.logger.info({ callId: call.id, ...ref, kind: outcome.error.kind, status: outcome.error.status, code: outcome.error.code, to: next?.key }, next ? 'falling through to the next target' : 'last target of the chain failed');
     if (rt.events.has('fallback')) {
-      rt.events.emit('fallback', { ...targetRef(call, target), kind: outcome.error.kind, to: next && { provider: next.provider, model: next.model }, coolingMs: outcome.availableInMs });
+      rt.events.emit('fallback', targetEvent(call, target, { kind: outcome.error.kind, to: next && { provider: next.provider, model: next.model }, coolingMs: outcome.availableInMs }));
     }
   }
 

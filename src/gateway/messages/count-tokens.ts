@@ -16,6 +16,6 @@ export function countTokens(state: GatewayState) {
     const { chat } = read;
     const schema = chat.responseFormat?.type === 'json_schema' ? chat.responseFormat.schema : undefined;
     const input = promptTokenEstimate({ messages: chat.messages, tools: chat.tools, ...(schema ? { responseFormat: { type: 'json_schema', schema } } : {}) }, heuristicTokens);
-    return reply.headers({ ...baseHeaders(request, state.draining), 'x-switchyard-estimate': 'heuristic' }).send({ input_tokens: input });
+    return reply.headers(Object.assign(baseHeaders(request, state.draining), { 'x-switchyard-estimate': 'heuristic' })).send({ input_tokens: input });
   };
 }

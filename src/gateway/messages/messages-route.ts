@@ -46,7 +46,7 @@ export function messages(state: GatewayState) {
       if (context.stream) return await streamAnswer(state, request, reply, chat);
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
-      const headers: Record<string, string> = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      const headers: Record<string, string> = Object.assign(baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: result.requestId }));
       if (!result.usage) headers['x-switchyard-usage'] = 'unknown';
       return reply.headers(headers).send(toAnthropic(result));
     } catch (err) {
