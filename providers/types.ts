@@ -161,11 +161,27 @@ export interface ProviderResponse {
 }
 
 /**
+ * What the router and its own transport read of an abort signal: an `AbortSignal` is one, and so is
+ * the router's `AbortLink` (src/policy/abort-link.ts), which makes no `AbortSignal` unless asked.
+ */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
  * Per-request options: `signal` aborts the request at once; `timeoutMs`, when given, bounds it the
  * SDK's way (connect and headers). The router decides which to pass; an adapter forwards both.
  */
 export interface ProviderCallOptions {
   signal?: AbortSignal;
+  /**
+   * The same abort as `signal`, for an adapter that only listens to it (the `node:http` transport's
+   * `post` does): reading it makes no `AbortSignal`, which on Node 20 costs a hidden class of its own.
+   */
+  readonly abort?: AbortSignalLike;
   timeoutMs?: number;
   /**
    * Called by the adapter once per request, right before its bytes go to the network: after the

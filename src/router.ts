@@ -32,6 +32,7 @@ import { FleetShares } from './policy/fleet-shares.js';
 import { Tenants } from './policy/tenants.js';
 import { Spend } from './policy/spend-budgets.js';
 import { GATEWAY_KEY } from './spend/gateway-key.js';
+import { AbortLink, callerAbortOf } from './policy/abort-link.js';
 import { validateEmbedRequest, validateRequest } from './calls/request-schema.js';
 import type { Call } from './runtime/call.js';
 import { ActiveCalls, type Runtime } from './runtime/runtime.js';
@@ -139,16 +140,16 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   }, store.shared ? roleOf(store, 'breakers') : undefined);
   const adapters = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger, redact: secretRedactor(providerSecrets(provider)) }));
-  const closer = new AbortController();
+  const closer = new AbortLink();
   // Tenants' shares across the fleet, with a shared store that plays the role (Redis) and tenants
   // configured (without any, every call is the default tenant: there is nothing to share out).
   const shareStore = store.shared && Object.keys(resolved.tenants).length > 0 ? roleOf(store, 'shares') : undefined;
   const fleet = shareStore ? new FleetShares(shareStore, clock, (name) => tenants.resolve(name).share, logger) : undefined;
   const rt: Runtime = {
     config: resolved, chains: buildTargets(resolved, adapters, breakers), clock, events, logger, store,
-    admission: new Admission(store, clock, closer.signal, (err) => logger.warn({ err: String(err) }, 'state store failed while settling a lease: the answer stands, the lease expires by its TTL'), fleet),
+    admission: new Admission(store, clock, closer, (err) => logger.warn({ err: String(err) }, 'state store failed while settling a lease: the answer stands, the lease expires by its TTL'), fleet),
     spend: new Spend(resolved, roleOf(store, 'spend'), clock, events, logger),
-    closing: closer.signal,
+    closing: closer,
     active: new ActiveCalls(),
     hedging: new Hedging(resolved.hedges),
     stallGuard: new StallGuard(clock),
@@ -177,7 +178,8 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     validateRequest(request, resolved.chains, resolved.input);
     const mismatch = request.passThrough && passThroughMismatch(request.passThrough.body, operation);
     if (mismatch) throw new RouterError('invalid_request', mismatch);
-    if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
+    const signal = callerAbortOf(request);
+    if (signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: signal.reason });
     const startedAtMs = clock.now();
     const chain = request.chain ?? 'default';
     const targets = pools.order(rt.chains.get(chain)!, startedAtMs);
@@ -188,7 +190,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     return {
       id, operation, chain, targets, request, tenant: tenants.resolve(request.tenant), needs, cost: {},
       gatewayKey: (request as { [GATEWAY_KEY]?: string })[GATEWAY_KEY],
-      signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
+      signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
       deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
     };
   }
@@ -219,7 +221,8 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     try {
       if (closed) throw new RouterError('invalid_request', 'router is closed');
       validateEmbedRequest(request, resolved.chains);
-      if (request.signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: request.signal.reason });
+      const signal = callerAbortOf(request);
+      if (signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: signal.reason });
       const chain = request.chain ?? 'embeddings';
       const refusal = embedRefusals.get(chain);
       if (refusal) throw refusal.with({});
@@ -227,7 +230,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       const call: Call<EmbedRequest> = {
         id: callPrefix + ++callSeq, operation: 'embed', chain, targets: pools.order(rt.chains.get(chain)!, startedAtMs, embeddingsEndpoint), request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS, cost: {},
         gatewayKey: (request as { [GATEWAY_KEY]?: string })[GATEWAY_KEY],
-        signal: request.signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
+        signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
         deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
       };
       const pending = embedCall(rt, call);

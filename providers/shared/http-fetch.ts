@@ -3,6 +3,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { PROVIDER_SETTING_DEFAULTS } from '../types.js';
+import type { AbortSignalLike } from '../types.js';
 import type { HeaderBag } from './headers.js';
 
 /** The `fetch` the SDKs call: what they pass and what they read back. */
@@ -43,7 +44,8 @@ function requestHeaders(headers: RequestInit['headers'], body: string | Uint8Arr
 
 /** How `post` ends early: the caller's signal, a timeout (until the whole answer is in), and what runs right before the bytes go. */
 export interface PlainPostOptions {
-  signal?: AbortSignal;
+  /** An `AbortSignal`, or anything that aborts like one (the router's AbortLink). */
+  signal?: AbortSignalLike;
   timeoutMs?: number;
   /** Told right before the bytes go, as `sending.onSend()` (a ProviderCallOptions: its onSend is a method, never detached). */
   sending?: { onSend?(): void };

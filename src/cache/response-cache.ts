@@ -1,3 +1,4 @@
+import { callerAbortOf } from '../policy/abort-link.js';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../types.js';
 import { isRouterError, RouterError } from '../errors.js';
@@ -96,7 +97,8 @@ export class ResponseCache {
 
   /** Waits for the leader, within the follower's own signal and deadline (`timeoutMs` from its start). */
   private follow(shared: Promise<ChatResult>, request: ChatRequest, startedAtMs: number): Promise<Led> {
-    const { signal, timeoutMs } = request;
+    const { timeoutMs } = request;
+    const signal = callerAbortOf(request);
     const led = shared.then((result): Led => ({ ok: true, result }), (error: unknown): Led => ({ ok: false, error }));
     return waitWithin(led, {
       clock: this.clock, signal,

@@ -1,3 +1,5 @@
+import type { AbortSignalLike } from '../../providers/types.js';
+import { AbortLink } from '../policy/abort-link.js';
 import type { ProviderEmbedRequest, ProviderEmbedResponse } from '../../providers/types.js';
 import { embedBatches } from '../decide/embed-batches.js';
 import { embedPassThroughBlocker, passThroughBytes } from '../decide/pass-through.js';
@@ -58,8 +60,9 @@ export const embedKind: CallKind<ProviderEmbedRequest, ProviderEmbedResponse> = 
 };
 
 /** A batch as a call of its own, sharing the parent's deadline, tenant and attempt record. */
-function batchCall(parent: Call<EmbedRequest>, batch: Batch, targets: readonly TargetRuntime[], signal: AbortSignal | undefined): Call<Batch> {
-  return { ...parent, request: batch, targets, signal };
+function batchCall(parent: Call<EmbedRequest>, batch: Batch, targets: readonly TargetRuntime[], signal: AbortSignalLike | undefined): Call<Batch> {
+  // Object.assign, not `{ ...parent, request }`: a spread that goes on makes a hidden class per call on Node 20.
+  return Object.assign({}, parent, { request: batch, targets, signal });
 }
 
 
@@ -87,7 +90,7 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
   };
   const batches: Batch[] = embedBatches(inputs, ceiling, heuristicTokens).map((texts) => ({ input: texts, dimensions }));
   const pass = call.request.passThrough;
-  if (pass && batches.length === 1) batches[0]!.passThrough = { ...pass, chain: call.chain };
+  if (pass && batches.length === 1) batches[0]!.passThrough = Object.assign({}, pass, { chain: call.chain });
 
   const first = await runChain(rt, batchCall(call, batches[0]!, call.targets, call.signal), embedKind);
   const answers: Array<ChainAnswer<ProviderEmbedResponse>> = [first];
@@ -95,7 +98,7 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
     const model = first.target.target.model;
     const pinned = call.targets.filter((t) => t.target.model === model);
     // One batch failing ends the call: the batches still in flight are stopped, not left to run.
-    const stop = new AbortController();
+    const stop = new AbortLink();
     const onCallerAbort = () => stop.abort(call.signal!.reason);
     call.signal?.addEventListener('abort', onCallerAbort, { once: true });
     let next = 1;
@@ -104,7 +107,7 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
       while (failure === undefined && next < batches.length) {
         const i = next++;
         try {
-          answers[i] = await runChain(rt, batchCall(call, batches[i]!, pinned, stop.signal), embedKind);
+          answers[i] = await runChain(rt, batchCall(call, batches[i]!, pinned, stop), embedKind);
         } catch (err) {
           if (failure === undefined) failure = err;
           stop.abort(err);

@@ -1,3 +1,4 @@
+import { withCallerAbort } from '../policy/abort-link.js';
 import { withCallerKey } from './keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamEvent } from '../calls/stream.js';
@@ -38,7 +39,7 @@ export function chatCompletions(state: GatewayState) {
     try {
       chat.tenant = context.caller.tenant;
       withCallerKey(chat, context.caller);
-      chat.signal = context.controller?.signal;
+      withCallerAbort(chat, context.controller);
       // Pass-through: a target that takes the body as it is gets the client's bytes (see src/decide/pass-through.ts).
       const text = state.passThrough ? rawBodyOf(request) : undefined;
       if (text !== undefined) chat.passThrough = { text, body: params };

@@ -1,3 +1,4 @@
+import type { AbortLink } from '../policy/abort-link.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from './keys.js';
 import type { ErrorReply } from './error-reply.js';
@@ -6,8 +7,11 @@ import { anthropicErrorOf } from './messages/anthropic-error.js';
 /** What the gateway knows about one request, for its handler and its log line. */
 export interface RequestContext {
   caller: Caller;
-  /** Aborted when the client goes away or a drain runs out of time: the router then frees what the call holds. */
-  controller?: AbortController;
+  /**
+   * Aborted when the client goes away or a drain runs out of time: the router then frees what the call
+   * holds. An AbortLink, handed to the router with `withCallerAbort`: no AbortSignal per request.
+   */
+  controller?: AbortLink;
   chain?: string;
   stream?: boolean;
   provider?: string;

@@ -1,3 +1,4 @@
+import { AbortLink } from '../policy/abort-link.js';
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { RouterError } from '../errors.js';
@@ -82,7 +83,7 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
     const route = request.routeOptions.config as { public?: boolean; call?: boolean };
     const isPublic = route.public === true;
     const calls = route.call === true;
-    const controller = calls ? new AbortController() : undefined;
+    const controller = calls ? new AbortLink() : undefined;
     drain.track(reply, controller);
     if (isPublic) return done();
     if (state.draining) {

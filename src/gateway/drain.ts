@@ -1,3 +1,4 @@
+import type { AbortLink } from '../policy/abort-link.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { MAX_TIMER_MS } from '../time/system-clock.js';
 import { RouterError } from '../errors.js';
@@ -15,7 +16,7 @@ const CUT_OFF_GRACE_MS = 1_000;
  */
 export class Drain {
   private inFlight = 0;
-  private readonly controllers = new Set<AbortController>();
+  private readonly controllers = new Set<AbortLink>();
   private idle: (() => void) | undefined;
   private running: Promise<DrainReport> | undefined;
 
@@ -28,7 +29,7 @@ export class Drain {
   }
 
   /** Counts a request until its response closes; a client that leaves early aborts its call. */
-  track(reply: FastifyReply, controller: AbortController | undefined): void {
+  track(reply: FastifyReply, controller: AbortLink | undefined): void {
     this.inFlight++;
     if (controller) this.controllers.add(controller);
     reply.raw.once('close', () => {

@@ -1,3 +1,4 @@
+import { withCallerAbort } from '../policy/abort-link.js';
 import { withCallerKey } from './keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isRouterError } from '../errors.js';
@@ -68,7 +69,7 @@ export function embeddings(state: GatewayState) {
       // The request is this handler's own: filled in, not copied (a copy made by spreading would get a
       // hidden class of its own every time on Node 20, see src/observe/event-refs.ts).
       asked.request.tenant = context.caller.tenant;
-      asked.request.signal = context.controller?.signal;
+      withCallerAbort(asked.request, context.controller);
       const result = await state.router.embed(withCallerKey(asked.request, context.caller));
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       if (result.raw !== undefined) {

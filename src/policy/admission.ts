@@ -1,3 +1,4 @@
+import type { AbortSignalLike } from '../../providers/types.js';
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Clock, Timer } from '../types.js';
@@ -109,7 +110,7 @@ export class Admission {
     /** The state store's budgets role, and whether other processes share it (waiters then poll). */
     private readonly store: BudgetStore & Pick<StoreLifecycle, 'shared'>,
     private readonly clock: Clock,
-    private readonly closing?: AbortSignal,
+    private readonly closing?: AbortSignalLike,
     /** Told of a store failure while settling a lease; the call goes on. */
     private readonly onSettleError?: (err: unknown) => void,
     /** With a shared store that plays `shares`: tenants' shares of each target budget across the fleet. */
@@ -117,7 +118,7 @@ export class Admission {
   ) {
     // Every queued call listens for the router closing (and leaves with its listener): a paced
     // budget routinely holds more than Node's default of 10, which is no leak worth a warning.
-    if (closing) setMaxListeners(0, closing);
+    if (closing instanceof EventTarget) setMaxListeners(0, closing);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { AbortLink } from './abort-link.js';
 import type { HedgePolicy } from '../config/resolve-config.js';
 import { hedgeDelayMs } from '../decide/hedge-delay.js';
 import { RouterError } from '../errors.js';
@@ -24,7 +25,7 @@ import { runChain, type ChainAnswer } from './run-chain.js';
 type Settled<T> = { ok: true; answer: ChainAnswer<T> } | { ok: false; error: unknown };
 
 interface Branch<T> {
-  controller: AbortController;
+  controller: AbortLink;
   settled: Promise<Settled<T>>;
   done: boolean;
 }
@@ -63,10 +64,14 @@ async function runHedgedChain<P, T extends AttemptValue>(rt: Runtime, call: Call
   const delay = hedgeDelayMs(policy, book.samples(firstKey));
 
   const start = (slice: typeof targets, hedge: boolean): Branch<T> => {
-    const controller = new AbortController();
-    const signal = call.signal ? AbortSignal.any([call.signal, controller.signal]) : controller.signal;
+    // The branch's abort: its own (a lost race), or the caller's, until the branch settles.
+    const controller = new AbortLink();
+    const parent = call.signal;
+    const onCallerAbort = () => controller.abort(parent!.reason);
+    if (parent?.aborted) onCallerAbort();
+    else parent?.addEventListener('abort', onCallerAbort, { once: true });
     // Object.assign, not a spread that goes on (a hidden class per call on Node 20: src/observe/event-refs.ts).
-    const branchCall: Call = Object.assign({}, call, { targets: slice, signal });
+    const branchCall: Call = Object.assign({}, call, { targets: slice, signal: controller });
     if (hedge) branchCall.hedge = true;
     const branch: Branch<T> = {
       controller, done: false,
@@ -75,7 +80,11 @@ async function runHedgedChain<P, T extends AttemptValue>(rt: Runtime, call: Call
         (error: unknown): Settled<T> => ({ ok: false, error }),
       ),
     };
-    void branch.settled.then(() => (branch.done = true));
+    void branch.settled.then((s) => {
+      branch.done = true;
+      // A stream that won keeps its attempt, and its caller's abort must still reach it.
+      if (!s.ok || !kind.keepsAttempt) parent?.removeEventListener('abort', onCallerAbort);
+    });
     return branch;
   };
 

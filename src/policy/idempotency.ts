@@ -1,3 +1,5 @@
+import type { AbortSignalLike } from '../../providers/types.js';
+import { callerAbortOf, realSignal } from './abort-link.js';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../types.js';
 import { RouterError } from '../errors.js';
@@ -32,7 +34,7 @@ export function scopedKey(tenant: string | undefined, key: string): string {
 
 /** How a call waiting on another's claim ends on its own terms: its own signal and deadline. */
 interface Terms {
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
   deadlineAtMs: number;
   timeoutMs?: number;
 }
@@ -67,7 +69,7 @@ export class Idempotency {
   private async runOn(store: IdempotencyStore, key: string, request: ChatRequest, chain: string, execute: () => Promise<ChatResult>): Promise<Replayable> {
     const print = fingerprint(request, chain);
     const storeKey = scopedKey(request.tenant, key);
-    const terms: Terms = { signal: request.signal, timeoutMs: request.timeoutMs, deadlineAtMs: request.timeoutMs === undefined ? Infinity : this.clock.now() + request.timeoutMs };
+    const terms: Terms = { signal: callerAbortOf(request), timeoutMs: request.timeoutMs, deadlineAtMs: request.timeoutMs === undefined ? Infinity : this.clock.now() + request.timeoutMs };
     for (;;) {
       const flight = this.inflight.get(storeKey);
       if (flight) {
@@ -140,7 +142,7 @@ export class Idempotency {
       const now = this.clock.now();
       this.checkTerms(terms, now);
       try {
-        await this.clock.sleep(Math.min(POLL_MS, terms.deadlineAtMs - now), terms.signal);
+        await this.clock.sleep(Math.min(POLL_MS, terms.deadlineAtMs - now), realSignal(terms.signal));
       } catch (err) {
         throw aborted(err);
       }

@@ -35,7 +35,7 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
   a.cause = undefined;
   a.sent = false;
   try {
-    const handle = scope ? new SendHandle(a, scope.signal, undefined, scope) : new SendHandle(a, undefined, timeoutMs, undefined);
+    const handle = scope ? new SendHandle(a, undefined, scope) : new SendHandle(a, timeoutMs, undefined);
     const pending = kind.send(target.adapter, a.payload, handle, call);
     const value = await (scope ? pending : rt.stallGuard.guard(pending, timeoutMs + BODY_GRACE_MS, target.target));
     a.sent = true; // an answer came, so the request went

@@ -1,3 +1,4 @@
+import type { AbortSignalLike } from '../../providers/types.js';
 import type { AttemptScope } from './attempt-scope.js';
 import type { AttemptHandle } from './call-kind.js';
 
@@ -14,10 +15,19 @@ interface Sendable {
 export class SendHandle implements AttemptHandle {
   constructor(
     private readonly attempt: Sendable,
-    readonly signal: AbortSignal | undefined,
     readonly timeoutMs: number | undefined,
     readonly scope: AttemptScope | undefined,
   ) {}
+
+  /** The scope's `AbortSignal`, made when an adapter first reads it (`ProviderCallOptions.signal`). */
+  get signal(): AbortSignal | undefined {
+    return this.scope?.signal;
+  }
+
+  /** The same abort without making a signal (`ProviderCallOptions.abort`). */
+  get abort(): AbortSignalLike | undefined {
+    return this.scope?.abort;
+  }
 
   /** The request's bytes are leaving now (`ProviderCallOptions.onSend`). */
   onSend(this: SendHandle | undefined): void {

@@ -1,3 +1,5 @@
+import type { AbortSignalLike } from '../../providers/types.js';
+import { realSignal } from './abort-link.js';
 import type { Clock } from '../types.js';
 
 /**
@@ -5,9 +7,9 @@ import type { Clock } from '../types.js';
  * close): then it rejects at once with that signal's reason. Every listener is removed when it
  * settles. Only a retry wait takes this path, so linking two signals costs nothing on a plain call.
  */
-export async function sleepUnless(clock: Clock, ms: number, a: AbortSignal | undefined, b: AbortSignal | undefined): Promise<void> {
-  if (!b) return clock.sleep(ms, a);
-  if (!a) return clock.sleep(ms, b);
+export async function sleepUnless(clock: Clock, ms: number, a: AbortSignalLike | undefined, b: AbortSignalLike | undefined): Promise<void> {
+  if (!b) return clock.sleep(ms, realSignal(a));
+  if (!a) return clock.sleep(ms, realSignal(b));
   const link = new AbortController();
   const onA = () => link.abort(a.reason);
   const onB = () => link.abort(b.reason);

@@ -1,3 +1,4 @@
+import type { AbortSignalLike } from '../../providers/types.js';
 import type { Capability } from '../calls/capabilities.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
 import type { TenantRuntime } from '../policy/tenants.js';
@@ -16,7 +17,8 @@ export interface Call<R = unknown> {
   /** The caller's request, as given. */
   request: R;
   tenant: TenantRuntime;
-  signal?: AbortSignal;
+  /** The caller's abort: its `signal`, or the gateway's link (src/policy/abort-link.ts). */
+  signal?: AbortSignalLike;
   /** The caller's `timeoutMs`, for messages. */
   timeoutMs?: number;
   startedAtMs: number;

@@ -1,3 +1,4 @@
+import type { AbortSignalLike } from '../../providers/types.js';
 import type { Clock } from '../types.js';
 import type { ResolvedConfig } from '../config/index.js';
 import type { NextStepPolicy } from '../decide/next-step.js';
@@ -30,7 +31,8 @@ export interface Runtime {
   /** Hides every configured API key (and anything shaped like one) in a text. */
   redact: (text: string) => string;
   /** Fires when the router closes: waits and abortable attempts end at once (`aborted`). */
-  closing: AbortSignal;
+  /** Aborted when the router closes (an AbortLink: every attempt listens, and no AbortSignal is made for it). */
+  closing: AbortSignalLike;
   /** Calls running now; `close()` waits for them. */
   active: ActiveCalls;
   /** The hedged chains' budgets and latency samples. */

@@ -1,9 +1,10 @@
+import type { AbortSignalLike } from '../../providers/types.js';
 import type { Clock, Timer } from '../types.js';
 
 export interface WaitWithin {
   clock: Clock;
   /** The waiter's own signal: its abort ends the wait (not what is waited for). */
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
   /** Milliseconds the waiter has left; Infinity for no deadline. */
   inMs: number;
   aborted(reason: unknown): Error;

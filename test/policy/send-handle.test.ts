@@ -10,7 +10,7 @@ import { announcingSends } from '../../providers/shared/send-hook.js';
 describe('SendHandle', () => {
   it('marks its attempt sent when the adapter calls options.onSend()', () => {
     const attempt = { sent: false };
-    const handle = new SendHandle(attempt, undefined, 5_000, undefined);
+    const handle = new SendHandle(attempt, 5_000, undefined);
     expect(attempt.sent).toBe(false);
     handle.onSend();
     expect(attempt.sent).toBe(true);
@@ -20,7 +20,7 @@ describe('SendHandle', () => {
   it('refuses a detached call with an error naming the rule, and marks nothing', () => {
     const attempt = { sent: false };
     // As an adapter would hold it: its options, typed as every adapter sees them.
-    const options: ProviderCallOptions = new SendHandle(attempt, undefined, undefined, undefined);
+    const options: ProviderCallOptions = new SendHandle(attempt, undefined, undefined);
     const { onSend } = options;
     expect(() => onSend!()).toThrow(new TypeError('ProviderCallOptions.onSend must be called on the options it came with: options.onSend()'));
     expect(attempt.sent).toBe(false);

@@ -1,3 +1,4 @@
+import { withCallerAbort } from '../../policy/abort-link.js';
 import { withCallerKey } from '../keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamEvent } from '../../calls/stream.js';
@@ -42,7 +43,7 @@ export function messages(state: GatewayState) {
     try {
       chat.tenant = context.caller.tenant;
       withCallerKey(chat, context.caller);
-      chat.signal = context.controller?.signal;
+      withCallerAbort(chat, context.controller);
       if (context.stream) return await streamAnswer(state, request, reply, chat);
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
