@@ -103,6 +103,24 @@ describe.each(GATEWAY_PATHS)('$path', ({ passThrough }) => {
     });
   });
 
+  describe('a client that goes away', () => {
+    it('aborts the call: the upstream request is cut and the next call is served at once', async () => {
+      // A clock that stands still: no attempt timeout can end the upstream request, only the client's leaving.
+      h = await startHarness(up, {}, { passThrough }, new VirtualClock());
+      up.script(OPENAI_PATH, { hang: true });
+      const controller = new AbortController();
+      const client = h.client();
+      const left = client.chat.completions.create(ask, { signal: controller.signal }).then(() => 'answered', (e: unknown) => e);
+      await until(() => up.count(OPENAI_PATH) === 1, 'the call to reach the upstream');
+      controller.abort();
+      expect(await left).toBeInstanceOf(OpenAI.APIUserAbortError);
+      await until(() => up.inFlight === 0, 'the upstream request to be aborted');
+      up.script(OPENAI_PATH, { status: 200, body: openaiCompletion('next') });
+      expect((await client.chat.completions.create(ask)).choices[0]!.message.content).toBe('next');
+      expect(up.count(OPENAI_PATH)).toBe(2);
+    });
+  });
+
   describe('drain', () => {
     it('lets a call in flight finish, answers what comes meanwhile 503, and reports what it waited for', async () => {
       h = await startHarness(up, {}, { passThrough });
