@@ -136,7 +136,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     logger.warn({ breaker: key, state, callId: by?.id, ...(openedBy ? { openedBy } : {}) }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
     if (!events.has('breaker')) return;
     const facts = { key, state, ...(openedBy ? { openedBy } : {}) };
-    events.emit('breaker', by ? { ...facts, callId: by.id, tenant: by.tenant.name, chain: by.chain, operation: by.operation } : facts);
+    events.emit('breaker', by ? Object.assign({}, facts, { callId: by.id, tenant: by.tenant.name, chain: by.chain, operation: by.operation }) : facts);
   }, store.shared ? roleOf(store, 'breakers') : undefined);
   const adapters = new Map<string, ProviderAdapter>();
   for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger, redact: secretRedactor(providerSecrets(provider)) }));
@@ -154,7 +154,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     hedging: new Hedging(resolved.hedges),
     stallGuard: new StallGuard(clock),
     random: options.random ?? Math.random,
-    retryPolicy: { ...resolved.retry, parkMs: resolved.quota.parkMs },
+    retryPolicy: Object.assign({}, resolved.retry, { parkMs: resolved.quota.parkMs }),
     // Keys, header and query values (where credentials go), the Redis password: none reaches an error.
     redact: secretRedactor([
       ...Object.values(resolved.providers).flatMap(providerSecrets),

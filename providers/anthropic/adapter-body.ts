@@ -35,7 +35,7 @@ export function anthropicBody(request: ProviderRequest, provider = 'anthropic'):
     ...(output_config ? { output_config } : {}),
     ...anthropicParameters(request, history, maxTokens),
   };
-  return request.extraBody ? { ...body, ...request.extraBody } : body;
+  return request.extraBody ? Object.assign({}, body, request.extraBody) : body;
 }
 
 /** One string, as before, unless a block carries a cache breakpoint: then the blocks, so each breakpoint stays where it was put. */

@@ -53,13 +53,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
         throw mapper(request.model)(err);
       }
       if (!data || !Array.isArray(data.content)) throw malformedResponse(where, 'no content array');
-      return {
-        ...anthropicAnswer(data, where, usesJsonTool(request)),
-        usage: anthropicUsage(data.usage),
-        model: data.model ?? request.model,
-        requestId: response.headers.get('request-id') ?? undefined,
-        rateLimit: readRateLimits(response.headers, clock.now(), 'anthropic'),
-      };
+      return Object.assign({}, anthropicAnswer(data, where, usesJsonTool(request)), { usage: anthropicUsage(data.usage), model: data.model ?? request.model, requestId: response.headers.get('request-id') ?? undefined, rateLimit: readRateLimits(response.headers, clock.now(), 'anthropic') });
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
       const where = { provider: provider.name, model: request.model };

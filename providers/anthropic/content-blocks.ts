@@ -44,7 +44,7 @@ export function anthropicUserBlocks(parts: readonly ContentPart[], where: Where)
         ? { type: 'image', source: { type: 'url', url: source.url }, ...cacheControl(part.cache) }
         : { type: 'image', source: { type: 'base64', media_type: source.mediaType as Anthropic.Base64ImageSource['media_type'], data: source.data }, ...cacheControl(part.cache) });
     } else {
-      blocks.push({ ...documentBlock(part, where), ...cacheControl(part.cache) });
+      blocks.push(Object.assign({}, documentBlock(part, where), cacheControl(part.cache)));
     }
   }
   return blocks;

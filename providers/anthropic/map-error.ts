@@ -48,7 +48,7 @@ export function mapAnthropicError(err: unknown, ctx: MapContext): RouterError {
   if (err instanceof RouterError) return err;
   if (err instanceof Anthropic.APIUserAbortError) return abortedError(where, err);
   if (err instanceof Anthropic.APIConnectionTimeoutError) {
-    return new RouterError('timeout', `${ctx.provider} request timed out`, { ...where, cause: err });
+    return new RouterError('timeout', `${ctx.provider} request timed out`, Object.assign({}, where, { cause: err }));
   }
   if (err instanceof Anthropic.APIConnectionError) return transportError(err.cause ?? err, where, ctx.redact);
   if (!(err instanceof Anthropic.APIError)) {
@@ -68,13 +68,5 @@ export function mapAnthropicError(err: unknown, ctx: MapContext): RouterError {
     ? waitHintMs({ headers, nowMs: ctx.nowMs, message })
     : kind === 'server' ? retryAfterHintMs(headers, ctx.nowMs) : undefined;
 
-  return new RouterError(kind, `${ctx.provider} ${status ?? 'stream'} ${kind}: ${message}`, {
-    ...where,
-    status,
-    code: errorCode ?? type,
-    retryAfterMs,
-    requestId: err.requestID ?? undefined,
-    rateLimit: readRateLimits(headers, ctx.nowMs),
-    cause: err,
-  });
+  return new RouterError(kind, `${ctx.provider} ${status ?? 'stream'} ${kind}: ${message}`, Object.assign({}, where, { status, code: errorCode ?? type, retryAfterMs, requestId: err.requestID ?? undefined, rateLimit: readRateLimits(headers, ctx.nowMs), cause: err }));
 }

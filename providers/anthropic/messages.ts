@@ -32,7 +32,7 @@ function markedLast<T extends Anthropic.ContentBlockParam>(content: string | T[]
   const blocks = typeof content === 'string' ? [{ type: 'text', text: content } as T] : content;
   const last = blocks.at(-1);
   if (!last) return content;
-  return [...blocks.slice(0, -1), { ...last, ...cacheControl(message.cache) }];
+  return [...blocks.slice(0, -1), Object.assign({}, last, cacheControl(message.cache))];
 }
 
 function assistantContent(message: AssistantMessage): Anthropic.MessageParam['content'] | undefined {

@@ -17,9 +17,7 @@ export function toolInput(input: unknown, name: string, where: Where): Record<st
   if (input === undefined || input === null) return {};
   if (typeof input === 'string') return parseToolArguments(input, name, where);
   if (typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
-  throw new RouterError('invalid_output', `${where.provider} answered a call of tool "${name}" whose input is not an object`, {
-    ...where, code: 'invalid_tool_arguments', raw: JSON.stringify(input),
-  });
+  throw new RouterError('invalid_output', `${where.provider} answered a call of tool "${name}" whose input is not an object`, Object.assign({}, where, { code: 'invalid_tool_arguments', raw: JSON.stringify(input) }));
 }
 
 /** The content blocks as provider parts, when they hold thinking (they must come back verbatim in a tool loop). */

@@ -26,7 +26,7 @@ export interface AnthropicStreamContext {
  * the SDK's status-less `APIError`.
  */
 export async function* streamAnthropic(ctx: AnthropicStreamContext, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
-  const body = { ...anthropicBody(request, ctx.where.provider), stream: true as const };
+  const body: Anthropic.MessageCreateParamsStreaming = Object.assign(anthropicBody(request, ctx.where.provider) as Omit<Anthropic.MessageCreateParamsNonStreaming, 'stream'>, { stream: true as const });
   let stream: AsyncIterable<Anthropic.RawMessageStreamEvent>;
   let response: Response;
   try {

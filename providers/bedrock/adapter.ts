@@ -16,10 +16,7 @@ export { converseInput } from './converse-request.js';
 
 /** The SDK's per-request options: our signal, and the attempt's timeout when the router hands it over. */
 function httpOptions(options: ProviderCallOptions): { abortSignal?: AbortSignal; requestTimeout?: number } {
-  return {
-    ...(options.signal ? { abortSignal: options.signal } : {}),
-    ...(options.timeoutMs !== undefined ? { requestTimeout: Math.max(1, Math.ceil(options.timeoutMs)) } : {}),
-  };
+  return Object.assign({}, (options.signal ? { abortSignal: options.signal } : {}), (options.timeoutMs !== undefined ? { requestTimeout: Math.max(1, Math.ceil(options.timeoutMs)) } : {}));
 }
 
 /**
@@ -61,12 +58,7 @@ export function bedrockAdapter(ctx: AdapterContext): ProviderAdapter {
       }
       if (!data?.output) throw malformedResponse(where, 'no output');
       const usage = converseUsage(data.usage);
-      return {
-        ...converseAnswer(data, where, usesJsonTool(request)),
-        ...(usage ? { usage } : {}),
-        model: request.model,
-        ...(data.$metadata?.requestId ? { requestId: data.$metadata.requestId } : {}),
-      };
+      return Object.assign({}, converseAnswer(data, where, usesJsonTool(request)), (usage ? { usage } : {}), { model: request.model }, (data.$metadata?.requestId ? { requestId: data.$metadata.requestId } : {}));
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
       const where = { provider: provider.name, model: request.model };
@@ -78,7 +70,7 @@ export function bedrockAdapter(ctx: AdapterContext): ProviderAdapter {
         } catch (err) {
           throw map(err);
         }
-        yield* streamBedrock({ ...opened, map, where, httpOptions }, request, options);
+        yield* streamBedrock(Object.assign({}, opened, { map, where, httpOptions }), request, options);
       })();
     },
     async embed(request, options) {
@@ -90,7 +82,7 @@ export function bedrockAdapter(ctx: AdapterContext): ProviderAdapter {
       } catch (err) {
         throw map(err);
       }
-      return embedBedrock({ ...opened, map, where, httpOptions }, request, options);
+      return embedBedrock(Object.assign({}, opened, { map, where, httpOptions }), request, options);
     },
     async close() {
       handle?.close();

@@ -89,5 +89,5 @@ export function converseInput(request: ProviderRequest, provider = 'bedrock'): C
     ...(thinking.fields ? { additionalModelRequestFields: thinking.fields as never } : {}),
     ...(request.user !== undefined && METADATA_VALUE.test(request.user) ? { requestMetadata: { user: request.user } } : {}),
   };
-  return request.extraBody ? { ...input, ...(request.extraBody as Partial<ConverseCommandInput>) } : input;
+  return request.extraBody ? Object.assign({}, input, (request.extraBody as Partial<ConverseCommandInput>)) : input;
 }

@@ -78,7 +78,7 @@ async function titan(ctx: BedrockEmbedContext, text: string, dimensions: number 
   const vector = answer.json?.embedding ?? answer.json?.embeddingsByType?.float;
   if (!isVector(vector)) throw malformedResponse(ctx.where, 'no embedding vector');
   const counted = typeof answer.json.inputTextTokenCount === 'number' ? answer.json.inputTextTokenCount : answer.inputTokens;
-  return { ...answer, vector, inputTokens: counted ?? estimate([text]) };
+  return Object.assign({}, answer, { vector, inputTokens: counted ?? estimate([text]) });
 }
 
 async function cohere(ctx: BedrockEmbedContext, texts: string[], dimensions: number | undefined, options: ProviderCallOptions): Promise<ProviderEmbedResponse> {

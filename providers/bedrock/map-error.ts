@@ -92,12 +92,10 @@ export function mapBedrockError(err: unknown, ctx: MapContext): RouterError {
   const rawMessage = typeof e.message === 'string' ? e.message : String(err);
   if (name === 'AbortError') return abortedError(where, err);
   if (name === 'CredentialsProviderError' || (name === 'ProviderError' && CREDENTIALS.test(rawMessage))) {
-    return new RouterError('auth', `${ctx.provider}: no usable AWS credentials (${ctx.redact(rawMessage)}); the default chain reads AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE and the shared config files, SSO, and container or instance roles`, {
-      ...where, code: 'credentials_missing', cause: err,
-    });
+    return new RouterError('auth', `${ctx.provider}: no usable AWS credentials (${ctx.redact(rawMessage)}); the default chain reads AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE and the shared config files, SSO, and container or instance roles`, Object.assign({}, where, { code: 'credentials_missing', cause: err }));
   }
   if (/region is missing/i.test(rawMessage)) {
-    return new RouterError('config', `${ctx.provider}: no AWS region (set providers.${ctx.provider}.region, or AWS_REGION)`, { ...where, code: 'region_missing', cause: err });
+    return new RouterError('config', `${ctx.provider}: no AWS region (set providers.${ctx.provider}.region, or AWS_REGION)`, Object.assign({}, where, { code: 'region_missing', cause: err }));
   }
   const status = e.$metadata?.httpStatusCode ?? e.$response?.statusCode;
   const known = name in NAME_KIND || name === 'ModelErrorException';
@@ -106,7 +104,7 @@ export function mapBedrockError(err: unknown, ctx: MapContext): RouterError {
     // body the SDK could not read. The SDK's HTTP handler names a reset socket (ECONNRESET, EPIPE)
     // a TimeoutError too; only one without a socket code is its own request timeout.
     if (causeCode(err)) return transportError(err, where, ctx.redact);
-    if (name === 'TimeoutError') return new RouterError('timeout', `${ctx.provider} request timed out`, { ...where, cause: err });
+    if (name === 'TimeoutError') return new RouterError('timeout', `${ctx.provider} request timed out`, Object.assign({}, where, { cause: err }));
     if (/deserializ|unexpected token|JSON/i.test(rawMessage)) return Object.assign(malformedResponse(where, ctx.redact(rawMessage)), { cause: err });
     if (name === 'SyntaxError') return malformedResponse(where, ctx.redact(rawMessage));
     if (!name || name === 'Error' || name === 'TypeError') return transportError(err, where, ctx.redact);
@@ -117,12 +115,5 @@ export function mapBedrockError(err: unknown, ctx: MapContext): RouterError {
   const retryAfterMs = kind === 'rate_limited'
     ? waitHintMs({ headers, nowMs: ctx.nowMs, message })
     : kind === 'server' ? retryAfterHintMs(headers, ctx.nowMs) : undefined;
-  return new RouterError(kind, `${ctx.provider} ${status ?? 'stream'} ${name || kind}: ${message}`, {
-    ...where,
-    status,
-    code: name || undefined,
-    retryAfterMs,
-    requestId: e.$metadata?.requestId ?? headers?.get('x-amzn-requestid') ?? undefined,
-    cause: err,
-  });
+  return new RouterError(kind, `${ctx.provider} ${status ?? 'stream'} ${name || kind}: ${message}`, Object.assign({}, where, { status, code: name || undefined, retryAfterMs, requestId: e.$metadata?.requestId ?? headers?.get('x-amzn-requestid') ?? undefined, cause: err }));
 }

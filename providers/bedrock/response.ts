@@ -15,9 +15,7 @@ interface Where {
 function toolInput(input: unknown, name: string, where: Where): Record<string, unknown> {
   if (input === undefined || input === null) return {};
   if (typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
-  throw new RouterError('invalid_output', `${where.provider} answered a call of tool "${name}" whose input is not an object`, {
-    ...where, code: 'invalid_tool_arguments', raw: JSON.stringify(input),
-  });
+  throw new RouterError('invalid_output', `${where.provider} answered a call of tool "${name}" whose input is not an object`, Object.assign({}, where, { code: 'invalid_tool_arguments', raw: JSON.stringify(input) }));
 }
 
 /**

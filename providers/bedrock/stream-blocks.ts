@@ -100,7 +100,7 @@ export class ConverseBlockTracker {
       yield { type: 'tool_call_delta', index: entry.ordinal, argumentsDelta: '{}' };
     }
     try {
-      entry.block = { toolUse: { ...entry.block.toolUse!, input: JSON.parse(entry.json ?? '{}') } };
+      entry.block = { toolUse: Object.assign({}, entry.block.toolUse!, { input: JSON.parse(entry.json ?? '{}') }) };
     } catch {
       // Arguments that are not JSON are the router's to judge (invalid_output); the replay keeps {}.
     }

@@ -48,9 +48,7 @@ function parseArguments(call: PlannedToolCall, where: Where): Record<string, unk
     parsed = undefined;
   }
   if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  throw new RouterError('invalid_output', `${where.provider} answered a call of tool "${call.name}" whose arguments are not a JSON object`, {
-    ...where, code: 'invalid_tool_arguments', raw: call.argumentsJson,
-  });
+  throw new RouterError('invalid_output', `${where.provider} answered a call of tool "${call.name}" whose arguments are not a JSON object`, Object.assign({}, where, { code: 'invalid_tool_arguments', raw: call.argumentsJson }));
 }
 
 /**
@@ -109,7 +107,7 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
       await clock.sleep(latencyMs, signal);
     } catch (err) {
       if (options.signal?.aborted) throw abortedError(where, err);
-      throw new RouterError('timeout', `${provider.name} request timed out`, { ...where, cause: err });
+      throw new RouterError('timeout', `${provider.name} request timed out`, Object.assign({}, where, { cause: err }));
     } finally {
       done();
     }
@@ -120,9 +118,7 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
     const status = step.status ?? (step.fail === 'transport' || step.fail === 'timeout' ? undefined : DEFAULT_STATUS[step.fail]);
     const code = step.code ?? (step.fail === 'quota_exhausted' ? 'insufficient_quota' : undefined);
     const head = [provider.name, status, step.fail].filter((part) => part !== undefined).join(' ');
-    return new RouterError(step.fail, `${head}: ${step.message ?? 'scripted failure'}`, {
-      ...where, status, code, retryAfterMs: step.retryAfterMs, requestId,
-    });
+    return new RouterError(step.fail, `${head}: ${step.message ?? 'scripted failure'}`, Object.assign({}, where, { status, code, retryAfterMs: step.retryAfterMs, requestId }));
   }
 
   /** The answer a request gets: the deterministic one, or what its scripted step says instead. */
@@ -159,7 +155,7 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
     };
     // A call's id: the scripted one, or `call_` and 24 characters derived from the conversation.
     const ids = planned.toolCalls.map((call, i) => scripted?.toolCalls?.[i]?.id ?? toolCallId(call.key, 'openai'));
-    return { ...planned, finishReason: scripted?.finishReason ?? planned.finish, usage, ids };
+    return Object.assign({}, planned, { finishReason: scripted?.finishReason ?? planned.finish, usage, ids });
   }
 
   async function chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
@@ -205,7 +201,7 @@ export function fakeAdapter(ctx: AdapterContext): FakeAdapter {
     const { where, step, requestId } = await begin(request, embedRequests, options);
     if (typeof step === 'object' && 'fail' in step) throw failure(step, where, requestId);
     if (request.input.length === 0 || request.input.length > FAKE_MAX_EMBEDDING_INPUTS) {
-      throw new RouterError('bad_request', `${provider.name} 400 bad_request: an embeddings request takes 1 to ${FAKE_MAX_EMBEDDING_INPUTS} inputs, got ${request.input.length}`, { ...where, status: 400, requestId });
+      throw new RouterError('bad_request', `${provider.name} 400 bad_request: an embeddings request takes 1 to ${FAKE_MAX_EMBEDDING_INPUTS} inputs, got ${request.input.length}`, Object.assign({}, where, { status: 400, requestId }));
     }
     return {
       embeddings: request.input.map((text) => embeddingFor(request.model, text, request.dimensions)),

@@ -29,12 +29,7 @@ export function geminiAdapter(ctx: AdapterContext): ProviderAdapter {
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       const where = { provider: provider.name, model: request.model };
       const { data } = await client.json<GeminiResponse>(request.model, 'generateContent', geminiBody(request, provider.name), options);
-      return {
-        ...geminiAnswer(data, where),
-        usage: geminiUsage(data.usageMetadata),
-        model: data.modelVersion ?? request.model,
-        ...(data.responseId ? { requestId: data.responseId } : {}),
-      };
+      return Object.assign({}, geminiAnswer(data, where), { usage: geminiUsage(data.usageMetadata), model: data.modelVersion ?? request.model }, (data.responseId ? { requestId: data.responseId } : {}));
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
       const where = { provider: provider.name, model: request.model };

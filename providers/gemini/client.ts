@@ -63,7 +63,7 @@ export function geminiClient(ctx: AdapterContext): GeminiClient {
   const transport = providerTransport(provider);
   const fetch: SdkFetch = transport?.fetch ?? globalThis.fetch;
   const { baseURL, query } = splitBaseURL((provider.baseURL ?? GEMINI_BASE_URL).replace(/\/+$/, ''), providerQuery(provider));
-  const headers = { ...provider.headers, 'content-type': 'application/json', 'x-goog-api-key': key };
+  const headers = Object.assign({}, provider.headers, { 'content-type': 'application/json', 'x-goog-api-key': key });
 
   function url(model: string, method: GeminiMethod): string {
     const params = new URLSearchParams(query);
@@ -74,7 +74,7 @@ export function geminiClient(ctx: AdapterContext): GeminiClient {
 
   function failure(err: unknown, where: Where, signal?: AbortSignal): RouterError {
     if (err instanceof RouterError) return err;
-    if (signal?.aborted && signal.reason instanceof TimedOut) return new RouterError('timeout', `${where.provider} request timed out`, { ...where, cause: err });
+    if (signal?.aborted && signal.reason instanceof TimedOut) return new RouterError('timeout', `${where.provider} request timed out`, Object.assign({}, where, { cause: err }));
     if (signal?.aborted || (err as Error)?.name === 'AbortError') return abortedError(where, err);
     return transportError(err, where, redact);
   }
@@ -107,7 +107,7 @@ export function geminiClient(ctx: AdapterContext): GeminiClient {
         } catch {
           // A proxy's HTML page: the text is all there is.
         }
-        throw mapGeminiError({ status: res.status, body: parsed, headers: res.headers }, { ...where, nowMs: clock.now(), redact });
+        throw mapGeminiError({ status: res.status, body: parsed, headers: res.headers }, Object.assign({}, where, { nowMs: clock.now(), redact }));
       }
       // A stream's timeout covers connect and headers only: from here on the router's idle timer rules.
       if (headersOnly) timer?.clear();

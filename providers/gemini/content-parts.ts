@@ -28,12 +28,12 @@ function imagePart(url: string, where: Where): GeminiPart {
   if (/^https?:\/\//i.test(url)) return urlImage(url, where);
   const inline = parseDataURL(url);
   if (!inline) {
-    throw new RouterError('invalid_request', `${where.provider}: an image must be an https: URL or a base64 data: URL`, { ...where, code: 'invalid_image_url' });
+    throw new RouterError('invalid_request', `${where.provider}: an image must be an https: URL or a base64 data: URL`, Object.assign({}, where, { code: 'invalid_image_url' }));
   }
   if (GEMINI_IMAGE_TYPES.has(inline.mediaType)) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
   // A type other providers take (GIF): another target may carry it.
   if (IMAGE_MEDIA_TYPES.has(inline.mediaType)) throw unsupported(where, `a ${inline.mediaType} image (Gemini reads PNG, JPEG, WebP, HEIC and HEIF)`);
-  throw new RouterError('invalid_request', `${where.provider}: image type ${inline.mediaType} is not an image type any provider takes`, { ...where, code: 'invalid_image_type' });
+  throw new RouterError('invalid_request', `${where.provider}: image type ${inline.mediaType} is not an image type any provider takes`, Object.assign({}, where, { code: 'invalid_image_type' }));
 }
 
 /**

@@ -26,12 +26,10 @@ export function geminiFinishReason(reason: string | undefined, toolCalls: boolea
  * in `finishMessage`) as the raw text.
  */
 export function malformedFunctionCall(finishMessage: string | undefined, where: { provider: string; model: string }): RouterError {
-  return new RouterError('invalid_output', `${where.provider} answered a function call that is not valid (MALFORMED_FUNCTION_CALL)`, {
-    ...where, code: 'malformed_function_call', raw: finishMessage ?? '',
-  });
+  return new RouterError('invalid_output', `${where.provider} answered a function call that is not valid (MALFORMED_FUNCTION_CALL)`, Object.assign({}, where, { code: 'malformed_function_call', raw: finishMessage ?? '' }));
 }
 
 /** A prompt Gemini refused to answer at all (`promptFeedback.blockReason`): `content_filter`, thrown. */
 export function blockedPrompt(blockReason: string, where: { provider: string; model: string }): RouterError {
-  return new RouterError('content_filter', `${where.provider} blocked the prompt (${blockReason})`, { ...where, code: `prompt_blocked_${blockReason.toLowerCase()}` });
+  return new RouterError('content_filter', `${where.provider} blocked the prompt (${blockReason})`, Object.assign({}, where, { code: `prompt_blocked_${blockReason.toLowerCase()}` }));
 }

@@ -99,7 +99,5 @@ export function mapGeminiError(failure: GeminiFailure, ctx: GeminiErrorContext):
   const hint = retryAfterHeaderMs(failure.headers, ctx.nowMs);
   const retryAfterMs = kind === 'rate_limited' ? hint ?? retryInfoMs(details) ?? messageHintMs(message)
     : kind === 'server' ? hint ?? retryInfoMs(details) : undefined;
-  return new RouterError(kind, `${ctx.provider} ${failure.status ?? 'stream'} ${kind}: ${message}`, {
-    ...where, status: failure.status, code, retryAfterMs, cause: { status: failure.status, body: redactedBody(failure.body, ctx.redact) },
-  });
+  return new RouterError(kind, `${ctx.provider} ${failure.status ?? 'stream'} ${kind}: ${message}`, Object.assign({}, where, { status: failure.status, code, retryAfterMs, cause: { status: failure.status, body: redactedBody(failure.body, ctx.redact) } }));
 }

@@ -58,11 +58,11 @@ function modelParts(message: AssistantMessage, calls: Map<string, CallRef>, sign
 function toolResultPart(message: ToolMessage, calls: Map<string, CallRef>, where: Where): GeminiPart {
   const call = calls.get(message.toolCallId);
   if (!call) {
-    throw new RouterError('invalid_request', `${where.provider}: tool result "${message.toolCallId}" answers no tool call of an earlier assistant turn (Gemini needs the function's name)`, { ...where, code: 'orphan_tool_result' });
+    throw new RouterError('invalid_request', `${where.provider}: tool result "${message.toolCallId}" answers no tool call of an earlier assistant turn (Gemini needs the function's name)`, Object.assign({}, where, { code: 'orphan_tool_result' }));
   }
   // `response` must be an object: the result goes under `output` (or `error`), as the API suggests.
   const response = message.isError ? { error: message.content } : { output: message.content };
-  return { functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response } };
+  return { functionResponse: Object.assign({}, (call.id ? { id: call.id } : {}), { name: call.name, response }) };
 }
 
 /**

@@ -56,7 +56,7 @@ export function geminiBody(request: ProviderRequest, provider = 'gemini'): Gemin
   };
   if (!request.extraBody) return body;
   for (const [key, value] of Object.entries(request.extraBody)) {
-    body[key] = isObject(value) && isObject(body[key]) ? { ...body[key], ...value } : value;
+    body[key] = isObject(value) && isObject(body[key]) ? Object.assign({}, body[key], value) : value;
   }
   return body;
 }

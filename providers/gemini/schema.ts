@@ -66,7 +66,7 @@ export const MAX_INLINED_NODES = 10_000;
  * strings, `additionalProperties` and keywords outside the subset are dropped.
  */
 export function geminiOpenApiSchema(schema: JSONSchema, where: Where): JSONSchema {
-  const defs = { ...(isSchema(schema.definitions) ? schema.definitions : {}), ...(isSchema(schema.$defs) ? schema.$defs : {}) };
+  const defs = Object.assign({}, (isSchema(schema.definitions) ? schema.definitions : {}), (isSchema(schema.$defs) ? schema.$defs : {}));
   // Inlining copies a definition at every use, so `$defs` that each use the next twice double at every
   // step: a few hundred bytes of schema could make billions of nodes. The copy stops at a bound.
   let left = MAX_INLINED_NODES;
@@ -85,7 +85,7 @@ export function geminiOpenApiSchema(schema: JSONSchema, where: Where): JSONSchem
     if (types.includes('null') || node.nullable === true) out.nullable = true;
     if (concrete.length > 1) {
       const { type: _type, ...rest } = node;
-      return { ...(out.nullable ? { nullable: true } : {}), anyOf: concrete.map((type) => walk({ ...rest, type }, seen)) };
+      return Object.assign({}, (out.nullable ? { nullable: true } : {}), { anyOf: concrete.map((type) => walk(Object.assign({}, rest, { type }), seen)) });
     }
     if (concrete.length === 1) out.type = concrete[0]!.toUpperCase();
     for (const [key, value] of Object.entries(node)) {

@@ -52,7 +52,7 @@ export async function* streamGemini(ctx: GeminiStreamContext, request: ProviderR
         } catch {
           throw malformedResponse(where, 'an event that is not JSON');
         }
-        if (chunk.error) throw mapGeminiError({ body: chunk }, { ...where, nowMs: ctx.now(), redact: client.redact });
+        if (chunk.error) throw mapGeminiError({ body: chunk }, Object.assign({}, where, { nowMs: ctx.now(), redact: client.redact }));
         last = chunk;
         const candidate = chunk.candidates?.[0];
         if (!candidate) {

@@ -23,7 +23,7 @@ export function openAIBody(request: ProviderRequest, compatible: boolean, provid
     ...(response_format ? { response_format } : {}),
     ...openAIParameters(request, compatible),
   };
-  return request.extraBody ? { ...body, ...request.extraBody } : body;
+  return request.extraBody ? Object.assign({}, body, request.extraBody) : body;
 }
 
 /**

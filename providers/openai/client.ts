@@ -36,14 +36,9 @@ export function openAIClient(provider: ProviderSettings, logger: Logger, fetch?:
     const { [API_VERSION]: apiVersion, ...rest } = query;
     if (!apiVersion) throw new RouterError('config', `providers.${provider.name}: Azure OpenAI needs query['api-version'] (or ?api-version= in baseURL)`);
     if (!provider.baseURL) throw new RouterError('config', `providers.${provider.name}: Azure OpenAI needs baseURL (https://<resource>.openai.azure.com/openai)`);
-    return new AzureOpenAI({ ...common, apiKey: provider.resolvedApiKey, baseURL, apiVersion, defaultQuery: rest });
+    return new AzureOpenAI(Object.assign({}, common, { apiKey: provider.resolvedApiKey, baseURL, apiVersion, defaultQuery: rest }));
   }
-  return new OpenAI({
-    ...common,
-    // Local servers (Ollama, vLLM) accept any key; the SDK insists on one, so give it a placeholder
+  return new OpenAI(Object.assign({}, common, { // Local servers (Ollama, vLLM) accept any key; the SDK insists on one, so give it a placeholder
     // rather than let it read OPENAI_API_KEY from the environment behind the config's back.
-    apiKey: provider.resolvedApiKey ?? 'not-needed',
-    baseURL,
-    ...(Object.keys(query).length > 0 ? { defaultQuery: query } : {}),
-  });
+    apiKey: provider.resolvedApiKey ?? 'not-needed', baseURL }, (Object.keys(query).length > 0 ? { defaultQuery: query } : {})));
 }

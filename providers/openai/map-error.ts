@@ -60,7 +60,7 @@ export function mapOpenAIError(err: unknown, ctx: MapContext): RouterError {
   if (err instanceof RouterError) return err;
   if (err instanceof OpenAI.APIUserAbortError) return abortedError(where, err);
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
-    return new RouterError('timeout', `${ctx.provider} request timed out`, { ...where, cause: err });
+    return new RouterError('timeout', `${ctx.provider} request timed out`, Object.assign({}, where, { cause: err }));
   }
   if (err instanceof OpenAI.APIConnectionError) return transportError(err.cause ?? err, where, ctx.redact);
   if (!(err instanceof OpenAI.APIError)) {
@@ -90,13 +90,5 @@ export function mapOpenAIError(err: unknown, ctx: MapContext): RouterError {
     ? waitHintMs({ headers, nowMs: ctx.nowMs, message, window: type === 'requests' || type === 'tokens' ? type : undefined })
     : kind === 'server' ? retryAfterHintMs(headers, ctx.nowMs) : undefined;
 
-  return new RouterError(kind, `${ctx.provider} ${status ?? 'stream'} ${kind}: ${message}`, {
-    ...where,
-    status,
-    code: factCode,
-    retryAfterMs,
-    requestId: err.requestID ?? undefined,
-    rateLimit: readRateLimits(headers, ctx.nowMs),
-    cause: err,
-  });
+  return new RouterError(kind, `${ctx.provider} ${status ?? 'stream'} ${kind}: ${message}`, Object.assign({}, where, { status, code: factCode, retryAfterMs, requestId: err.requestID ?? undefined, rateLimit: readRateLimits(headers, ctx.nowMs), cause: err }));
 }

@@ -15,13 +15,12 @@ export function rawEndpoint(provider: ProviderSettings, path = 'chat/completions
   const search = Object.keys(query).length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
   return {
     url: `${baseURL.replace(/\/+$/, '')}/${path}${search}`,
-    headers: {
-      ...provider.headers,
+    headers: Object.assign({}, provider.headers, {
       'content-type': 'application/json',
       accept: 'application/json',
       // As the SDK client: a placeholder for local servers that take any key.
       authorization: `Bearer ${provider.resolvedApiKey ?? 'not-needed'}`,
-    },
+    }),
   };
 }
 

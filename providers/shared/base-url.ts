@@ -8,7 +8,7 @@ export function splitBaseURL(baseURL: string, query: Record<string, string> = {}
   const at = baseURL.indexOf('?');
   if (at < 0) return { baseURL, query: { ...query } };
   const fromURL = Object.fromEntries(new URLSearchParams(baseURL.slice(at + 1)));
-  return { baseURL: baseURL.slice(0, at), query: { ...fromURL, ...query } };
+  return { baseURL: baseURL.slice(0, at), query: Object.assign({}, fromURL, query) };
 }
 
 /**

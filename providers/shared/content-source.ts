@@ -28,15 +28,15 @@ export function imageSource(url: string, where: Where): ImageSource {
   if (/^https?:\/\//i.test(url)) return { type: 'url', url };
   const inline = parseDataURL(url);
   if (!inline) {
-    throw new RouterError('invalid_request', `${where.provider}: an image must be an https: URL or a base64 data: URL`, { ...where, code: 'invalid_image_url' });
+    throw new RouterError('invalid_request', `${where.provider}: an image must be an https: URL or a base64 data: URL`, Object.assign({}, where, { code: 'invalid_image_url' }));
   }
   if (!IMAGE_MEDIA_TYPES.has(inline.mediaType)) {
-    throw new RouterError('invalid_request', `${where.provider}: image type ${inline.mediaType} is not one of ${[...IMAGE_MEDIA_TYPES].join(', ')}`, { ...where, code: 'invalid_image_type' });
+    throw new RouterError('invalid_request', `${where.provider}: image type ${inline.mediaType} is not one of ${[...IMAGE_MEDIA_TYPES].join(', ')}`, Object.assign({}, where, { code: 'invalid_image_type' }));
   }
   return { type: 'base64', mediaType: inline.mediaType, data: inline.data };
 }
 
 /** A request this provider cannot carry at all: nothing is sent, and the chain may try another target. */
 export function unsupported(where: Where, what: string): RouterError {
-  return new RouterError('unsupported', `${where.provider} cannot carry ${what}`, { ...where, code: 'unsupported_content' });
+  return new RouterError('unsupported', `${where.provider} cannot carry ${what}`, Object.assign({}, where, { code: 'unsupported_content' }));
 }

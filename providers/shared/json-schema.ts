@@ -63,7 +63,7 @@ export function strictObjectSchema(schema: JSONSchema): JSONSchema | undefined {
 function strictCopy(schema: JSONSchema): JSONSchema {
   return mapObjectSchemas(bareSchema(schema), (object) => {
     const properties = isSchema(object.properties) ? object.properties : {};
-    return { ...object, properties, required: Object.keys(properties), additionalProperties: false };
+    return Object.assign({}, object, { properties, required: Object.keys(properties), additionalProperties: false });
   });
 }
 
@@ -79,7 +79,7 @@ function strictable(schema: JSONSchema): boolean {
 
 /** Every object schema closed where it says nothing about extra properties (Anthropic structured output requires it). */
 export function closedObjectSchema(schema: JSONSchema): JSONSchema {
-  return remembered(CLOSED, schema, () => mapObjectSchemas(bareSchema(schema), (object) => ('additionalProperties' in object ? object : { ...object, additionalProperties: false })));
+  return remembered(CLOSED, schema, () => mapObjectSchemas(bareSchema(schema), (object) => ('additionalProperties' in object ? object : Object.assign({}, object, { additionalProperties: false }))));
 }
 
 // A schema object is normalised once for as long as it lives (the router converts a zod schema once

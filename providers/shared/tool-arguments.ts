@@ -25,7 +25,5 @@ export function parseToolArguments(raw: string, name: string, where: Where): Rec
 }
 
 function invalidArguments(raw: string, name: string, where: Where, what: string): RouterError {
-  return new RouterError('invalid_output', `${where.provider} answered a call of tool "${name}" whose arguments ${what}`, {
-    ...where, code: 'invalid_tool_arguments', raw,
-  });
+  return new RouterError('invalid_output', `${where.provider} answered a call of tool "${name}" whose arguments ${what}`, Object.assign({}, where, { code: 'invalid_tool_arguments', raw }));
 }

@@ -20,17 +20,15 @@ export function causeCode(err: unknown): string | undefined {
 export function transportError(err: unknown, where: Where, redact: (s: string) => string): RouterError {
   const code = causeCode(err);
   const detail = err instanceof Error ? err.message : String(err);
-  return new RouterError('transport', redact(`${where.provider} transport error${code ? ` (${code})` : ''}: ${detail}`), {
-    ...where, code, cause: err,
-  });
+  return new RouterError('transport', redact(`${where.provider} transport error${code ? ` (${code})` : ''}: ${detail}`), Object.assign({}, where, { code, cause: err }));
 }
 
 /** The request was cancelled through its signal; the router tells a caller's abort from its own timeouts. */
 export function abortedError(where: Where, cause: unknown): RouterError {
-  return new RouterError('aborted', `${where.provider} request aborted`, { ...where, cause });
+  return new RouterError('aborted', `${where.provider} request aborted`, Object.assign({}, where, { cause }));
 }
 
 /** A 2xx whose body is not the shape the API documents. */
 export function malformedResponse(where: Where, what: string): RouterError {
-  return new RouterError('transport', `${where.provider} sent a malformed response: ${what}`, { ...where, code: 'malformed_response' });
+  return new RouterError('transport', `${where.provider} sent a malformed response: ${what}`, Object.assign({}, where, { code: 'malformed_response' }));
 }

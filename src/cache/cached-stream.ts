@@ -24,7 +24,7 @@ function* replay(result: ChatResult, keepText: boolean): Generator<StreamEvent> 
 
 /** The result with `text` (and its message's content) set to `text`. */
 function withText(result: ChatResult, text: string): ChatResult {
-  return { ...result, text, message: assistantMessage({ text, toolCalls: result.toolCalls, providerParts: result.message.providerParts }) };
+  return Object.assign({}, result, { text, message: assistantMessage({ text, toolCalls: result.toolCalls, providerParts: result.message.providerParts }) });
 }
 
 /**
@@ -37,7 +37,7 @@ export async function* cachedStream(cache: ResponseCache, request: ChatRequest, 
   const key = cache.keyOf(request, chain);
   const hit = await cache.lookup(key, startedAtMs);
   if (hit) {
-    yield* replay({ ...hit, timeToFirstTokenMs: hit.latencyMs }, keepText);
+    yield* replay(Object.assign({}, hit, { timeToFirstTokenMs: hit.latencyMs }), keepText);
     return;
   }
   let gathered: string[] | undefined = keepText ? undefined : [];

@@ -54,7 +54,7 @@ export class ResponseCache {
   /** An answer served without a request of this call's own: no attempts, no cost, its own latency, cached. */
   private served(answer: ChatResult, startedAtMs: number): ChatResult {
     const { costUsd: _paidBefore, ...rest } = answer;
-    return { ...rest, attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true };
+    return Object.assign({}, rest, { attempts: [], latencyMs: this.clock.now() - startedAtMs, cached: true });
   }
 
   /** Stores a complete answer (its attempts are this call's, not the replay's). */

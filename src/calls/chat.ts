@@ -50,7 +50,7 @@ export const chatKind: CallKind<ProviderRequest, ChatValue> = {
     // An answer cut short (`length`) or refused is reported as it is, not as malformed output.
     if (response.finishReason !== 'stop' && response.finishReason !== 'tool_calls') return response;
     if (response.toolCalls.length > 0) return response;
-    return { ...response, object: parseOutput(response.text, format, { provider: target.target.provider, model: target.target.model }) };
+    return Object.assign({}, response, { object: parseOutput(response.text, format, { provider: target.target.provider, model: target.target.model }) });
   },
   attemptTimeoutMs: (_call, target) => target.attemptTimeoutMs,
   timeoutLabel: (ms) => `attempt timed out after ${ms} ms`,

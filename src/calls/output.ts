@@ -11,13 +11,11 @@ import type { AssistantMessage, ResponseFormat } from '../types.js';
  */
 export function parseOutput(text: string, format: ResponseFormat, where: { provider: string; model: string }): unknown {
   const json = parseJsonAnswer(text);
-  if (!json.ok) throw new RouterError('invalid_output', `${where.provider}:${where.model} answered ${json.reason}`, { ...where, code: 'not_json', raw: text });
+  if (!json.ok) throw new RouterError('invalid_output', `${where.provider}:${where.model} answered ${json.reason}`, Object.assign({}, where, { code: 'not_json', raw: text }));
   if (format.type === 'json') return json.value;
   const checked = validatorFor(format.schema).safeParse(json.value);
   if (!checked.success) {
-    throw new RouterError('invalid_output', `${where.provider}:${where.model} answered JSON that does not match the schema: ${firstIssue(checked.error)}`, {
-      ...where, code: 'schema_mismatch', raw: text,
-    });
+    throw new RouterError('invalid_output', `${where.provider}:${where.model} answered JSON that does not match the schema: ${firstIssue(checked.error)}`, Object.assign({}, where, { code: 'schema_mismatch', raw: text }));
   }
   return checked.data;
 }

@@ -26,7 +26,7 @@ function extraBody(request: ChatRequest, target: TargetRuntime): Record<string, 
   const byType = Object.hasOwn(options, type) ? options[type] : undefined;
   const byName = name !== type && Object.hasOwn(options, name) ? options[name] : undefined;
   if (!byType && !byName) return undefined;
-  return { ...byType, ...byName };
+  return Object.assign({}, byType, byName);
 }
 
 /** The request one target is sent: the call's request with the chain step's own defaults, schemas as JSON Schema. */

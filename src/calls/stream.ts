@@ -112,7 +112,7 @@ async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scop
 
 /** Why a committed stream stopped early, as the error the `interrupted` event carries. */
 function interruption(err: unknown, scope: AttemptScope, call: Call, where: { provider: string; model: string }, idleMs: number): RouterError {
-  const facts = { ...where, attempts: call.attempts, cause: err };
+  const facts = Object.assign({}, where, { attempts: call.attempts, cause: err });
   if (scope.cause === 'caller') return new RouterError('aborted', 'stream aborted by the caller', facts);
   if (scope.cause === 'deadline') return new RouterError('timeout', `call deadline of ${call.timeoutMs} ms passed mid-stream`, facts);
   if (scope.cause === 'closed') return new RouterError('aborted', 'router closed mid-stream', facts);
@@ -209,7 +209,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
       scope.pause();
       // Aborted (by the caller, the deadline, a close) while a chunk was already buffered: nothing more is shown.
       if (scope.cause) throw new RouterError('aborted', `stream ended: ${scope.cause}`, where);
-      if (next.done) throw new RouterError('transport', 'stream ended before its terminal event', { ...where, code: 'stream_truncated' });
+      if (next.done) throw new RouterError('transport', 'stream ended before its terminal event', Object.assign({}, where, { code: 'stream_truncated' }));
       event = next.value;
     }
     const end = tools.finish(event.finishReason);
@@ -248,7 +248,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     await slot?.end({ sent: true, rateLimit: open.rateLimit });
     await events.return?.(undefined).catch(() => {});
     recordStreamFailure(rt, call, runtime, error, scope.cause === 'caller');
-    rt.logger.warn({ ...where, chain: call.chain, kind: error.kind, code: error.code, chars }, 'stream interrupted after its first visible event; not retried');
+    rt.logger.warn(Object.assign({}, where, { chain: call.chain, kind: error.kind, code: error.code, chars }), 'stream interrupted after its first visible event; not retried');
     leave();
     yield { type: 'interrupted', text: keepText ? text : '', toolCalls: tools.completed(), incompleteToolCalls: tools.incomplete(), error };
   } finally {

@@ -83,9 +83,7 @@ export class ToolCallAssembler {
     const broken = this.incomplete();
     if (broken.length > 0) {
       const first = broken[0]!;
-      const error = new RouterError('invalid_output', `${this.where.provider}:${this.where.model}: tool call ${first.name} ended with arguments that are not a JSON object`, {
-        ...this.where, code: 'tool_arguments', raw: first.argumentsText,
-      });
+      const error = new RouterError('invalid_output', `${this.where.provider}:${this.where.model}: tool call ${first.name} ended with arguments that are not a JSON object`, Object.assign({}, this.where, { code: 'tool_arguments', raw: first.argumentsText }));
       return { toolCalls, finishReason: reason, error };
     }
     // OpenAI ends a forced tool call with `stop`: the answer is the tool calls all the same.

@@ -75,11 +75,11 @@ const INCLUDE_USAGE = '"stream_options":{"include_usage":true},';
 export function passThroughBytes(text: string, body: Record<string, unknown>, chain: string, model: string): string {
   const addUsage = passThroughAddsUsage(body);
   if (addUsage && body.stream_options !== undefined) {
-    return JSON.stringify({ ...body, model, stream_options: { ...(body.stream_options as object), include_usage: true } });
+    return JSON.stringify(Object.assign({}, body, { model, stream_options: Object.assign({}, (body.stream_options as object), { include_usage: true }) }));
   }
   const pattern = modelPattern(chain);
   const found = text.match(pattern);
-  if (!found || found.length !== 1) return JSON.stringify(addUsage ? { stream_options: { include_usage: true }, ...body, model } : { ...body, model });
+  if (!found || found.length !== 1) return JSON.stringify(addUsage ? { stream_options: { include_usage: true }, ...body, model } : Object.assign({}, body, { model }));
   const bytes = text.replace(pattern, () => `"model":${JSON.stringify(model)}`);
   if (!addUsage) return bytes;
   const at = bytes.indexOf('{') + 1;

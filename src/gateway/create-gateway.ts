@@ -128,7 +128,7 @@ export function createGateway(router: Router, options: GatewayOptions = {}): Gat
       return sendError(request, reply, gatewayError(501, 'server_error', 'metrics_unavailable', metrics === false ? 'metrics are turned off' : 'install prom-client for /metrics'), state.draining);
     }
     const text = await metrics.metrics();
-    return reply.headers({ ...baseHeaders(request, state.draining), 'content-type': metrics.contentType }).send(text);
+    return reply.headers(Object.assign({}, baseHeaders(request, state.draining), { 'content-type': metrics.contentType })).send(text);
   });
 
   app.addHook('onReady', async () => {

@@ -44,7 +44,7 @@ function shouldRetry(kind: ErrorKind): 'false' | undefined {
 
 /** The envelope of an error the gateway raises itself (401, 404, 413, ...). */
 export function gatewayError(status: number, type: string, code: string | null, message: string, param: string | null = null, headers: Record<string, string> = {}): ErrorReply {
-  return { status, headers: { ...(status < 500 ? { 'x-should-retry': 'false' } : {}), ...headers }, body: { error: { message, type, param, code } } };
+  return { status, headers: Object.assign({}, (status < 500 ? { 'x-should-retry': 'false' } : {}), headers), body: { error: { message, type, param, code } } };
 }
 
 /** `retry-after-ms` and `retry-after` (whole seconds, rounded up) for a wait in ms. */

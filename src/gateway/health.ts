@@ -54,7 +54,7 @@ export function healthRoutes(state: GatewayState, readiness: Readiness) {
       if (report.status === 'ready') return reply.headers(baseHeaders(request, state.draining)).send(report);
       // The envelope too, so a client SDK that probes it says why instead of "no body".
       const why = report.status === 'draining' ? 'the gateway is shutting down' : 'the shared store is unavailable and store.onUnavailable is "fail"';
-      return reply.code(503).headers(baseHeaders(request, state.draining)).send({ ...report, error: { message: why, type: 'server_error', param: null, code: report.status } });
+      return reply.code(503).headers(baseHeaders(request, state.draining)).send(Object.assign({}, report, { error: { message: why, type: 'server_error', param: null, code: report.status } }));
     },
   };
 }

@@ -17,8 +17,8 @@ export type Replayable = ChatResult & { replayed?: boolean };
 /** What makes two calls "the same request" (everything that shapes the answer): a key reused for a different one is refused. */
 export function fingerprint(request: ChatRequest, chain: string): string {
   const { messages, maxTokens, temperature, tools, toolChoice, parallelToolCalls, responseFormat, stop, topP, seed, user, reasoning, providerOptions } = request;
-  const format = responseFormat?.type === 'json_schema' ? { ...responseFormat, schema: toJSONSchema(responseFormat.schema) } : responseFormat;
-  const shaped = [chain, messages, maxTokens ?? null, temperature ?? null, tools?.map((t) => ({ ...t, parameters: toJSONSchema(t.parameters) })) ?? null,
+  const format = responseFormat?.type === 'json_schema' ? Object.assign({}, responseFormat, { schema: toJSONSchema(responseFormat.schema) }) : responseFormat;
+  const shaped = [chain, messages, maxTokens ?? null, temperature ?? null, tools?.map((t) => (Object.assign({}, t, { parameters: toJSONSchema(t.parameters) }))) ?? null,
     toolChoice ?? null, parallelToolCalls ?? null, format ?? null, stop ?? null, topP ?? null, seed ?? null, user ?? null, reasoning ?? null, providerOptions ?? null];
   return createHash('sha256').update(JSON.stringify(shaped)).digest('base64url');
 }
@@ -75,7 +75,7 @@ export class Idempotency {
       if (flight) {
         if (flight.fingerprint !== print) throw mismatch(key);
         const outcome = await this.follow(flight, terms);
-        if (outcome.ok) return { ...outcome.value, replayed: true };
+        if (outcome.ok) return Object.assign({}, outcome.value, { replayed: true });
         continue; // the leader gave up: take the key over
       }
       // Another call here is asking the store for this key right now: wait for its answer, then follow
@@ -96,7 +96,7 @@ export class Idempotency {
         asked();
       }
       if (claim.state === 'mismatch') throw mismatch(key);
-      if (claim.state === 'done') return { ...(JSON.parse(claim.value) as ChatResult), replayed: true };
+      if (claim.state === 'done') return Object.assign({}, (JSON.parse(claim.value) as ChatResult), { replayed: true });
       if (claim.state === 'claimed') return this.lead(store, storeKey, print, execute);
       const settled = await this.awaitOther(store, storeKey, key, print, terms);
       if (settled) return settled;
@@ -150,7 +150,7 @@ export class Idempotency {
       // A call here lost the race to claim the key to a leader in this same process: follow it.
       if (this.inflight.has(storeKey)) return undefined;
       const state = await store.readIdempotency(storeKey, print, this.clock.now());
-      if (state.state === 'done') return { ...(JSON.parse(state.value) as ChatResult), replayed: true };
+      if (state.state === 'done') return Object.assign({}, (JSON.parse(state.value) as ChatResult), { replayed: true });
       if (state.state === 'missing') return undefined;
       if (state.state === 'mismatch') throw mismatch(key);
       // A claim that outlived its own lifetime belongs to a caller that died, or to a store out of reach.

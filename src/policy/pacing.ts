@@ -18,5 +18,5 @@ export function paced(limits: BudgetLimits, burstMs?: number): BudgetLimits {
   const windowMs = limits.windowMs ?? DEFAULTS.limits.windowMs;
   const second = windowMs / 60;
   const floor = limits.rpm === undefined ? second : (MIN_BURST_REQUESTS * windowMs) / limits.rpm;
-  return { ...limits, burstMs: burstMs ?? Math.min(windowMs, Math.max(second, floor)) };
+  return Object.assign({}, limits, { burstMs: burstMs ?? Math.min(windowMs, Math.max(second, floor)) });
 }

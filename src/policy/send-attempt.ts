@@ -46,12 +46,12 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
     // Whatever an SDK kept of the upstream's words (an echoed key) is hidden before anyone sees it.
     redactErrorChain(err, rt.redact);
     const where = { provider: target.target.provider, model: target.target.model };
-    let error = err instanceof RouterError ? err : new RouterError('transport', rt.redact(String(err)), { ...where, cause: err });
+    let error = err instanceof RouterError ? err : new RouterError('transport', rt.redact(String(err)), Object.assign({}, where, { cause: err }));
     let cause = scope?.cause;
     // Nothing left the process (mapping, serialising): the request's fault, whatever the SDK called it.
     if (!a.sent && cause === undefined) error = notSentError(err, 'send', call, target, kind.unsendableParam, rt.redact);
     if (!scope && error.kind === 'timeout') cause = byDeadline ? 'deadline' : 'attempt_timeout';
-    if (cause === 'attempt_timeout') error = new RouterError('timeout', `${where.provider}:${where.model}: ${kind.timeoutLabel(a.attemptTimeoutMs)}`, { ...where, cause: error });
+    if (cause === 'attempt_timeout') error = new RouterError('timeout', `${where.provider}:${where.model}: ${kind.timeoutLabel(a.attemptTimeoutMs)}`, Object.assign({}, where, { cause: error }));
     a.error = error;
     a.cause = cause;
   }

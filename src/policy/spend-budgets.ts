@@ -3,7 +3,7 @@ import type { ResolvedConfig } from '../config/index.js';
 import type { SpendConfig } from '../config/schema.js';
 import { costUsd, spendWindows } from '../decide/cost.js';
 import { RouterError, type ErrorKind } from '../errors.js';
-import { callRef } from '../observe/event-refs.js';
+import { callEvent } from '../observe/event-refs.js';
 import type { EventHub } from '../observe/events.js';
 import type { Logger } from '../observe/logger.js';
 import type { Call } from '../runtime/call.js';
@@ -114,14 +114,14 @@ export class Spend {
     if (this.local.has(budget.key)) return;
     this.local.add(budget.key);
     this.logger.warn({ budget: budget.key, localShare: budget.localShare }, 'shared store unavailable: this spend budget holds per process (its local share of what the fleet had left) until the store answers');
-    if (this.events.has('spend')) this.events.emit('spend', { ...callRef(call), budget: budget.key, reason: 'local', localShare: budget.localShare });
+    if (this.events.has('spend')) this.events.emit('spend', callEvent(call, { budget: budget.key, reason: 'local' as const, localShare: budget.localShare }));
   }
 
   alerted(call: Call, budget: SpendBudget, alerts: readonly SpendAlert[]): void {
     for (const a of alerts) {
       this.logger.warn({ budget: budget.key, window: a.window, threshold: a.threshold, spentUsd: a.spentUsd, limitUsd: a.limitUsd }, 'spend budget crossed an alert threshold');
       if (this.events.has('spend')) {
-        this.events.emit('spend', { ...callRef(call), budget: budget.key, reason: 'threshold', window: a.window, threshold: a.threshold, spentUsd: a.spentUsd, limitUsd: a.limitUsd });
+        this.events.emit('spend', callEvent(call, { budget: budget.key, reason: 'threshold' as const, window: a.window, threshold: a.threshold, spentUsd: a.spentUsd, limitUsd: a.limitUsd }));
       }
     }
   }

@@ -55,5 +55,5 @@ export function closeTransition(s: SharedBreakerState, by: string): SharedBreake
 export function probeTransition(s: SharedBreakerState, by: string, leaseMs: number, nowMs: number): SharedBreakerState {
   if (s.state !== 'open' || (s.untilMs ?? 0) > nowMs) return s;
   if (s.prober !== undefined && s.prober !== by && (s.probeUntilMs ?? 0) > nowMs) return s;
-  return { ...s, prober: by, probeUntilMs: nowMs + leaseMs };
+  return Object.assign({}, s, { prober: by, probeUntilMs: nowMs + leaseMs });
 }

@@ -21,10 +21,10 @@ export class FallbackSpend implements SpendStore {
   reserveSpend(req: SpendReservation, nowMs: number): MaybePromise<SpendGrant> {
     const local = (): SpendGrant => {
       const share = req.localShare ?? 1;
-      const windows = req.windows.map((w) => ({ ...w, limitUsd: Math.max(0, w.limitUsd - (this.lastSeen.get(slot(req.budget, w.window)) ?? 0)) * share }));
-      const grant = this.core.local.reserveSpend({ ...req, windows }, nowMs);
+      const windows = req.windows.map((w) => (Object.assign({}, w, { limitUsd: Math.max(0, w.limitUsd - (this.lastSeen.get(slot(req.budget, w.window)) ?? 0)) * share })));
+      const grant = this.core.local.reserveSpend(Object.assign({}, req, { windows }), nowMs);
       if (grant.ok) this.localHolds.add(slot(req.budget, req.holdId));
-      return { ...grant, local: true };
+      return Object.assign({}, grant, { local: true });
     };
     return this.core.decide(async () => {
       const grant = await this.primary.reserveSpend(req, nowMs);

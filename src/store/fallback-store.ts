@@ -63,7 +63,7 @@ export class FallbackStore implements StateStore {
 
   constructor(readonly primary: StateStore, options: FallbackStoreOptions) {
     this.shared = primary.shared;
-    this.core = new FallbackCore(primary, { ...FALLBACK_DEFAULTS, ...definedOf(options), clock: options.clock });
+    this.core = new FallbackCore(primary, Object.assign({}, FALLBACK_DEFAULTS, definedOf(options), { clock: options.clock }));
     this.blocks = new FallbackBlocks(this.core, primary);
     this.budgets = new FallbackBudgets(this.core, primary);
     const idempotency = roleOf(primary, 'idempotency');

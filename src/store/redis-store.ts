@@ -103,7 +103,7 @@ export class RedisStore implements StateStore, IdempotencyStore, CacheStore, Bre
     if (reason === 'ok') return GRANTED;
     if (reason === 'too_large') return { ok: false, reason };
     const denial = { ok: false as const, reason: reason as 'rpm' | 'tpm' | 'itpm' | 'otpm' | 'concurrency' | 'provider' };
-    return retryIn === undefined ? denial : { ...denial, retryInMs: Number(retryIn) };
+    return retryIn === undefined ? denial : Object.assign({}, denial, { retryInMs: Number(retryIn) });
   }
 
   async releaseBudget(key: string, leaseId: string, sent: boolean, nowMs: number): Promise<void> {

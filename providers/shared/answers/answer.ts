@@ -114,7 +114,7 @@ export function planAnswer(request: AnswerRequest, options: AnswerOptions = {}):
           continue;
         }
         cut = true;
-        if (room > 0) toolCalls.push({ ...call, argumentsJson: call.argumentsJson.slice(0, room), complete: false });
+        if (room > 0) toolCalls.push(Object.assign({}, call, { argumentsJson: call.argumentsJson.slice(0, room), complete: false }));
         break;
       }
     }

@@ -59,7 +59,7 @@ function resolve(schema: Record<string, any>, root: JSONSchema): Record<string, 
     }
     if (!isObject(target)) break;
     const { $ref: _ref, ...siblings } = current;
-    current = { ...target, ...siblings };
+    current = Object.assign({}, target, siblings);
   }
   return current;
 }
@@ -71,12 +71,7 @@ function mergeAllOf(schema: Record<string, any>, root: JSONSchema): Record<strin
   for (const part of allOf as unknown[]) {
     if (!isObject(part)) continue;
     const branch = resolve(part, root);
-    out = {
-      ...out,
-      ...branch,
-      properties: { ...(out.properties ?? {}), ...(branch.properties ?? {}) },
-      required: [...(out.required ?? []), ...(branch.required ?? [])],
-    };
+    out = Object.assign({}, out, branch, { properties: Object.assign({}, (out.properties ?? {}), (branch.properties ?? {})), required: [...(out.required ?? []), ...(branch.required ?? [])] });
   }
   return out;
 }
@@ -184,17 +179,17 @@ function generate(schema: unknown, ctx: Ctx): unknown {
     const { anyOf: _a, oneOf: _o, ...rest } = s;
     const first = isObject(branches[0]) ? resolve(branches[0], ctx.root) : {};
     ctx.budget.left++; // the branch is this value, not another one
-    return generate({ ...rest, ...first }, { ...ctx, branches: ctx.branches + 1 });
+    return generate(Object.assign({}, rest, first), Object.assign({}, ctx, { branches: ctx.branches + 1 }));
   }
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
       if (ctx.depth >= MAX_SCHEMA_DEPTH) return out;
       const properties: Record<string, unknown> = isObject(s.properties) ? s.properties : {};
-      for (const [key, sub] of Object.entries(properties)) out[key] = generate(sub, { ...ctx, key, depth: ctx.depth + 1, index: 0 });
+      for (const [key, sub] of Object.entries(properties)) out[key] = generate(sub, Object.assign({}, ctx, { key, depth: ctx.depth + 1, index: 0 }));
       for (const key of Array.isArray(s.required) ? s.required : []) {
         if (typeof key === 'string' && !(key in out)) {
-          out[key] = generate(isObject(s.additionalProperties) ? s.additionalProperties : {}, { ...ctx, key, depth: ctx.depth + 1, index: 0 });
+          out[key] = generate(isObject(s.additionalProperties) ? s.additionalProperties : {}, Object.assign({}, ctx, { key, depth: ctx.depth + 1, index: 0 }));
         }
       }
       return out;
@@ -205,7 +200,7 @@ function generate(schema: unknown, ctx: Ctx): unknown {
       let count = Math.max(typeof s.minItems === 'number' ? s.minItems : 1, prefix.length);
       if (typeof s.maxItems === 'number') count = Math.min(count, s.maxItems);
       count = Math.max(0, Math.min(count, ctx.budget.left));
-      return Array.from({ length: count }, (_, i) => generate(i < prefix.length ? prefix[i] : s.items ?? {}, { ...ctx, depth: ctx.depth + 1, index: i }));
+      return Array.from({ length: count }, (_, i) => generate(i < prefix.length ? prefix[i] : s.items ?? {}, Object.assign({}, ctx, { depth: ctx.depth + 1, index: i })));
     }
     case 'integer':
       return numberValue(s, true, ctx.index);

@@ -117,8 +117,8 @@ function userTurn(content: unknown, path: string): Converted[] {
     const block = blockOf(b, at);
     switch (block.type) {
       case 'text': parts.push({ type: 'text', text: textOf(block, at), ...blockCache(block, at) }); break;
-      case 'image': parts.push({ ...imageOf(block, at), ...blockCache(block, at) }); break;
-      case 'document': parts.push({ ...documentOf(block, at), ...blockCache(block, at) }); break;
+      case 'image': parts.push(Object.assign({}, imageOf(block, at), blockCache(block, at))); break;
+      case 'document': parts.push(Object.assign({}, documentOf(block, at), blockCache(block, at))); break;
       case 'tool_result': {
         if (typeof block.tool_use_id !== 'string') throw wrongType(`${at}.tool_use_id`, 'the id of the tool_use it answers', block.tool_use_id);
         checkTypes(block, { is_error: 'boolean' }, `${at}.`);

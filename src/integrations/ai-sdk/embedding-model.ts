@@ -26,7 +26,7 @@ export class SwitchyardEmbeddingModel implements EmbeddingModelV3 {
 
   async doEmbed(options: EmbeddingModelV3CallOptions): Promise<EmbeddingModelV3Result> {
     const perCall = (options.providerOptions?.[PROVIDER_KEY] ?? {}) as SwitchyardEmbeddingSettings;
-    const settings = { ...this.settings, ...perCall };
+    const settings = Object.assign({}, this.settings, perCall);
     const request: EmbedRequest = {
       chain: this.modelId, input: options.values,
       ...(settings.tenant !== undefined ? { tenant: settings.tenant } : {}),

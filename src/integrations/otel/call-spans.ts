@@ -35,8 +35,8 @@ function sentAttempts(call: CallEvent, attempts: readonly AttemptEvent[], callEn
     if (call.operation === 'stream') answered.endMs = Math.max(answered.endMs, callEndMs);
     if (!sent.some((s) => s.usage.input !== undefined || s.usage.output !== undefined)) answered.usage = tokenCounts(call.usage);
     // A stream's answer is priced at its end: the call's cost is the answering attempt's.
-    if (call.operation === 'stream' && answered.event.costUsd === undefined && call.costUsd !== undefined) answered.event = { ...answered.event, costUsd: call.costUsd };
-    if (answered.event.responseModel === undefined && call.responseModel !== undefined) answered.event = { ...answered.event, responseModel: call.responseModel };
+    if (call.operation === 'stream' && answered.event.costUsd === undefined && call.costUsd !== undefined) answered.event = Object.assign({}, answered.event, { costUsd: call.costUsd });
+    if (answered.event.responseModel === undefined && call.responseModel !== undefined) answered.event = Object.assign({}, answered.event, { responseModel: call.responseModel });
   }
   return sent;
 }

@@ -42,18 +42,7 @@ export function targetAttributes(config: ResolvedConfig, operation: CallEvent['o
 
 /** An attempt span's attributes: the target's, then how it ended. */
 export function attemptAttributes(config: ResolvedConfig, e: AttemptEvent, usage: ReturnType<typeof tokenCounts>): Attributes {
-  return {
-    ...targetAttributes(config, e.operation, e.provider, e.model),
-    'switchyard.provider': e.provider,
-    'switchyard.attempt': e.attempt,
-    ...(e.ok ? { [GEN_AI.responseModel]: e.responseModel ?? e.model } : { [GEN_AI.errorType]: e.kind ?? '_OTHER' }),
-    ...(e.status !== undefined ? { [GEN_AI.httpStatus]: e.status } : {}),
-    ...(e.code !== undefined ? { 'switchyard.error.code': e.code } : {}),
-    ...(e.requestId !== undefined ? { 'switchyard.request_id': e.requestId } : {}),
-    ...(usage.input !== undefined ? { [GEN_AI.inputTokens]: usage.input } : {}),
-    ...(usage.output !== undefined ? { [GEN_AI.outputTokens]: usage.output } : {}),
-    ...(e.costUsd !== undefined ? { 'switchyard.cost_usd': e.costUsd } : {}),
-  };
+  return Object.assign({}, targetAttributes(config, e.operation, e.provider, e.model), { 'switchyard.provider': e.provider, 'switchyard.attempt': e.attempt }, (e.ok ? { [GEN_AI.responseModel]: e.responseModel ?? e.model } : { [GEN_AI.errorType]: e.kind ?? '_OTHER' }), (e.status !== undefined ? { [GEN_AI.httpStatus]: e.status } : {}), (e.code !== undefined ? { 'switchyard.error.code': e.code } : {}), (e.requestId !== undefined ? { 'switchyard.request_id': e.requestId } : {}), (usage.input !== undefined ? { [GEN_AI.inputTokens]: usage.input } : {}), (usage.output !== undefined ? { [GEN_AI.outputTokens]: usage.output } : {}), (e.costUsd !== undefined ? { 'switchyard.cost_usd': e.costUsd } : {}));
 }
 
 /**

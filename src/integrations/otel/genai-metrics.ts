@@ -26,7 +26,7 @@ export class GenAiMetrics {
 
   /** Tokens one answer used (the error-free attributes of its operation). */
   usage(attributes: Attributes, input: number | undefined, output: number | undefined): void {
-    if (input !== undefined) this.tokens.record(input, { ...attributes, [GEN_AI.tokenType]: 'input' });
-    if (output !== undefined) this.tokens.record(output, { ...attributes, [GEN_AI.tokenType]: 'output' });
+    if (input !== undefined) this.tokens.record(input, Object.assign({}, attributes, { [GEN_AI.tokenType]: 'input' }));
+    if (output !== undefined) this.tokens.record(output, Object.assign({}, attributes, { [GEN_AI.tokenType]: 'output' }));
   }
 }
