@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -96,12 +96,32 @@ function handle(name: string, child: ChildProcess, baseURL: string, headers: Rec
   };
 }
 
+/** How `switchyard serve` is started: node's arguments before `serve`. */
+export type ServeEntry = string[];
+
+/** From the TypeScript sources through tsx (what `npm run switchyard` runs): quick, but tsx names every function it makes. */
+export const TSX_ENTRY: ServeEntry = ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts')];
+
+/**
+ * The working tree compiled as `npm run build` compiles it (tsconfig.build.json), into `.bench-dist/`
+ * beside `dist/` (same depth, so relative paths resolve alike): what `npx switchyard serve` runs.
+ * tsx's output calls a naming helper for every closure it makes, which a gateway makes per request.
+ */
+export function builtEntry(): ServeEntry {
+  const outDir = join(REPO_ROOT, '.bench-dist');
+  rmSync(outDir, { recursive: true, force: true });
+  const tsc = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', join(REPO_ROOT, 'tsconfig.build.json'), '--outDir', outDir], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`compiling the working tree for the gateway bench failed:\n${(r.stdout ?? '') + (r.stderr ?? '')}`);
+  return [join(outDir, 'src/cli/main.js')];
+}
+
 /**
  * `switchyard serve` on loopback in front of `upstreamBaseURL`: the overhead scenario's router (chain
  * primary → secondary, breakers, RPM/TPM/concurrency budgets, retries), request logs on at info (to
  * /dev/null, as a deployment writes them somewhere).
  */
-export async function startSwitchyard(upstreamBaseURL: string, core: string | undefined, workers = 1): Promise<GatewayProcess> {
+export async function startSwitchyard(upstreamBaseURL: string, core: string | undefined, workers = 1, entry: ServeEntry = TSX_ENTRY): Promise<GatewayProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-gateway-'));
   const file = join(dir, 'router.config.mjs');
   const provider = { type: 'openai', apiKey: API_KEY, baseURL: upstreamBaseURL, timeoutMs: 60_000, limits: ROOMY_LIMITS };
@@ -110,7 +130,7 @@ export async function startSwitchyard(upstreamBaseURL: string, core: string | un
     chains: { default: [`primary:${MODEL}`, `secondary:${MODEL}`] },
     log: { level: 'info' },
   })};\n`);
-  const [cmd, args] = pinned(core, process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts'), 'serve', '--config', file, '--port', '0', '--workers', String(workers)]);
+  const [cmd, args] = pinned(core, process.execPath, [...entry, 'serve', '--config', file, '--port', '0', '--workers', String(workers)]);
   const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' } });
   try {
     const m = await printed(child, /listening on (http:\/\/\S+)/, 'switchyard serve');

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import OpenAI from 'openai';
 import { API_KEY, MODEL, benchRouter, chainConfig } from '../lib/arms.js';
 import { foreignLoad } from '../lib/contention.js';
@@ -7,7 +8,7 @@ import { launchPlainUpstream, type PlainUpstream } from '../lib/plain-upstream.j
 import { check, overBy, type ScenarioReport, type TargetCheck } from '../lib/report.js';
 import type { BenchContext, BenchScenario } from '../lib/scenario.js';
 import { quantile, spread, type Spread } from '../lib/stats.js';
-import { startPortkey, startSwitchyard, type GatewayProcess } from './gateway-processes.js';
+import { builtEntry, startPortkey, startSwitchyard, TSX_ENTRY, type GatewayProcess } from './gateway-processes.js';
 import { hasWrk, runWrk, type WrkResult } from './gateway-wrk.js';
 
 // S2 of the performance anchors: proxy mode. The same zero-latency upstream (plain node:http, one
@@ -45,6 +46,9 @@ interface Summary {
   /** The same at c=1 with wrk as the client (no client-side GC or SDK work in the figure): the wrk c=1 point minus the bare upstream's. */
   addedP50WrkUs: number;
   addedP99WrkUs: number;
+  /** The same with the gateway on the client's and the upstream's core (no cross-core wake-ups). */
+  addedP50OneCoreUs: number;
+  addedP99OneCoreUs: number;
   addedP99ModerateUs: number;
   /** The best rate with p99 ≤ 10 ms and no errors: 0 when no point made it, NaN when none was measured. */
   rps10ms: number;
@@ -112,6 +116,12 @@ async function sweep(arm: Arm, points: number[], seconds: number, core: string |
 
 const ms = (us: number) => `${num(us / 1000, 3)} ms`;
 
+/** Moves a running process, every thread of it, onto `cores` (taskset -a -p). */
+function repin(pid: number, cores: string): void {
+  const r = spawnSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
+  if (r.status !== 0) throw new Error(`taskset -a -p -c ${cores} ${pid} failed (${r.status})`);
+}
+
 /**
  * CPU µs per call of the bare SDK and of `router.chat` (the gateway's router, in this process), c=8:
  * what a gateway request costs before the gateway's own HTTP work, for the breakdown table.
@@ -144,9 +154,11 @@ export const gateway: BenchScenario = {
     const processes: GatewayProcess[] = [];
     try {
       // --workers 2 gets both cores when pinning is on (the client and upstream then share them too).
+      // The full run measures what `npx switchyard serve` runs (compiled); --quick, a smoke run, the sources through tsx.
+      const entry = ctx.quick ? TSX_ENTRY : builtEntry();
       const [sy, pk, sy2] = await Promise.allSettled([
-        startSwitchyard(upstream.baseURL, gatewayCore), startPortkey(upstream.baseURL, gatewayCore),
-        ctx.quick ? Promise.reject(new Error('skipped in --quick')) : startSwitchyard(upstream.baseURL, pinned ? '0,1' : undefined, 2),
+        startSwitchyard(upstream.baseURL, gatewayCore, 1, entry), startPortkey(upstream.baseURL, gatewayCore),
+        ctx.quick ? Promise.reject(new Error('skipped in --quick')) : startSwitchyard(upstream.baseURL, pinned ? '0,1' : undefined, 2, entry),
       ]);
       if (sy.status === 'rejected') throw sy.reason;
       processes.push(sy.value);
@@ -176,6 +188,22 @@ export const gateway: BenchScenario = {
         }
       } else {
         notes.push('wrk is not installed (Debian: apt-get install wrk), so there is no throughput sweep and no requests per second per core.');
+      }
+      // c=1 with the gateway moved onto the client's core: no request crosses between cores, so what is
+      // added is the gateway's own work and one process switch, not the wake-ups between vCPUs (on a
+      // VM an idle vCPU is woken through the hypervisor, four times a proxied request).
+      const oneCore: Record<string, WrkResult> = {};
+      if (wrk && pinned && !ctx.quick) {
+        oneCore[arms[0]!.name] = await runWrk(arms[0]!.url, arms[0]!.body, arms[0]!.headers, 1, 5, clientCore);
+        for (const a of arms.slice(1)) {
+          if (!a.gateway || a.gateway.name.includes('--workers')) continue;
+          repin(a.gateway.pid, clientCore!);
+          try {
+            oneCore[a.name] = await runWrk(a.url, a.body, a.headers, 1, 5, clientCore);
+          } finally {
+            repin(a.gateway.pid, gatewayCore!);
+          }
+        }
       }
 
       const cpu = await inProcessCpu(upstream.baseURL, ctx.quick ? 1 : 3);
@@ -223,6 +251,9 @@ export const gateway: BenchScenario = {
         const single = points.find((p) => p.connections === 1);
         const directSingle = directPoints.find((p) => p.connections === 1);
         const addedWrk = (q: 'p50Us' | 'p99Us') => (single && directSingle ? single[q] - directSingle[q] : Number.NaN);
+        const one = oneCore[a.name];
+        const directOne = oneCore[arms[0]!.name];
+        const addedOneCore = (q: 'p50Us' | 'p99Us') => (one && directOne ? one[q] - directOne[q] : Number.NaN);
         const ok = points.filter((p) => p.p99Us <= 10_000 && p.errors === 0);
         const best = ok.reduce<SweepPoint | undefined>((b, p) => (!b || p.rps > b.rps ? p : b), undefined);
         // Pinned, the gateway has one core: its best rate is per core. Unpinned, divide by the cores it used.
@@ -231,7 +262,7 @@ export const gateway: BenchScenario = {
         const peak = clean.length > 0 ? Math.max(...clean.map((p) => p.rps)) : Number.NaN;
         // Measured points none of which kept p99 within 10 ms are a miss (0), not a gap in the data.
         const rate = best ? best.rps : points.length > 0 ? 0 : Number.NaN;
-        summary[a.name] = { addedP50Us: lat[a.name]!.p50.median - direct.p50.median, addedP99Us: addedP99, addedP50WrkUs: addedWrk('p50Us'), addedP99WrkUs: addedWrk('p99Us'), addedP99ModerateUs: addedModerate, rpsPerCore: perCore, rps10ms: rate, peakRps: peak, cpuUs: busiestCpuUs(a.name) };
+        summary[a.name] = { addedP50Us: lat[a.name]!.p50.median - direct.p50.median, addedP99Us: addedP99, addedP50WrkUs: addedWrk('p50Us'), addedP99WrkUs: addedWrk('p99Us'), addedP50OneCoreUs: addedOneCore('p50Us'), addedP99OneCoreUs: addedOneCore('p99Us'), addedP99ModerateUs: addedModerate, rpsPerCore: perCore, rps10ms: rate, peakRps: peak, cpuUs: busiestCpuUs(a.name) };
         // The done-when of issue 22 is on the pass-through path of one worker (and --workers 2 against it, below).
         if (!a.name.startsWith('switchyard') || a.name.includes('--workers') || a.name.endsWith(TRANSLATED)) continue;
         const addedP50 = summary[a.name]!.addedP50Us;
@@ -250,11 +281,11 @@ export const gateway: BenchScenario = {
       const sySummary = summary[processes[0]!.name]!;
       const headline = {
         title: 'At a glance',
-        columns: ['arm', 'added p50 / p99 (c=1, SDK client)', 'added p50 / p99 (c=1, wrk)', `added p99 (wrk c=${MODERATE})`, 'req/s at p99 ≤ 10 ms', 'the same per core', 'peak req/s (any p99)', 'gateway CPU µs / request'],
+        columns: ['arm', 'added p50 / p99 (c=1, SDK client)', 'added p50 / p99 (c=1, wrk)', 'added p50 / p99 (c=1, wrk, all on one core)', `added p99 (wrk c=${MODERATE})`, 'req/s at p99 ≤ 10 ms', 'the same per core', 'peak req/s (any p99)', 'gateway CPU µs / request'],
         rows: Object.entries(summary).map(([name, v]) => {
           const n = (x: number) => (x === 0 ? 'none' : Number.isFinite(x) ? num(x) : 'n/a');
           const us = (x: number) => (Number.isFinite(x) ? num(x) : 'n/a');
-          return [name, `${num(v.addedP50Us)} / ${num(v.addedP99Us)} µs`, `${us(v.addedP50WrkUs)} / ${us(v.addedP99WrkUs)} µs`, Number.isFinite(v.addedP99ModerateUs) ? ms(v.addedP99ModerateUs) : 'n/a', n(v.rps10ms), n(v.rpsPerCore), n(v.peakRps), n(v.cpuUs)];
+          return [name, `${num(v.addedP50Us)} / ${num(v.addedP99Us)} µs`, `${us(v.addedP50WrkUs)} / ${us(v.addedP99WrkUs)} µs`, `${us(v.addedP50OneCoreUs)} / ${us(v.addedP99OneCoreUs)} µs`, Number.isFinite(v.addedP99ModerateUs) ? ms(v.addedP99ModerateUs) : 'n/a', n(v.rps10ms), n(v.rpsPerCore), n(v.peakRps), n(v.cpuUs)];
         }),
       };
       const sy2Summary = Object.entries(summary).find(([n]) => n.includes('--workers 2') && !n.endsWith(TRANSLATED))?.[1];
@@ -284,13 +315,13 @@ export const gateway: BenchScenario = {
         name: 'gateway', title: gateway.title,
         method: [
           'Upstream: a plain node:http server answering every request at once with one chat completion and OpenAI rate-limit headers, in its own process.',
-          'switchyard serve: the overhead scenario\'s router (chain primary → secondary on that upstream, breaker, RPM/TPM/concurrency budgets, retries), request logs on at info, one worker and --workers 2. Each is measured twice: pass-through (a plain text body, forwarded as the client sent it) and translated (the same prompt as a content part, which the gateway converts and the router sends through the openai SDK, as it does for an Anthropic target or tools). Portkey: `@portkey-ai/gateway` 1.15.2 started with --headless, held to 127.0.0.1, provider openai with x-portkey-custom-host set to the upstream.',
-          'c=1: the openai SDK (maxRetries 0) in this process, arms interleaved call by call after a warm-up; p50/p99 per round, median of rounds. Also with wrk as the client (its c=1 point of the sweep minus the bare upstream\'s): the SDK and this process\'s GC add their own jitter to the SDK figure\'s p99.',
+          'switchyard serve: the overhead scenario\'s router (chain primary → secondary on that upstream, breaker, RPM/TPM/concurrency budgets, retries), request logs on at info, one worker and --workers 2, compiled as `npm run build` compiles it (what `npx switchyard serve` runs; --quick runs the sources through tsx). Each is measured twice: pass-through (a plain text body, forwarded as the client sent it) and translated (the same prompt as a content part, which the gateway converts and the router sends through the openai SDK, as it does for an Anthropic target or tools). Portkey: `@portkey-ai/gateway` 1.15.2 started with --headless, held to 127.0.0.1, provider openai with x-portkey-custom-host set to the upstream.',
+          'c=1: the openai SDK (maxRetries 0) in this process, arms interleaved call by call after a warm-up; p50/p99 per round, median of rounds. Also with wrk as the client (its c=1 point of the sweep minus the bare upstream\'s): the SDK and this process\'s GC add their own jitter to the SDK figure\'s p99. And (pinned runs) with wrk, the upstream and the gateway all on the client\'s core, the gateway moved there for 5 s with taskset -a -p: what the gateway adds without the wake-ups between vCPUs.',
           `Throughput: wrk with 1 thread at ${SWEEP.join(', ')} connections; the gateway's CPU from /proc. Requests per second per core = the best rate with p99 ≤ 10 ms and no errors${pinned ? ' (the gateway is pinned to one core)' : ', divided by the cores the gateway used (no pinning in this run)'}.`,
         ],
         tables: [headline, latencyTable, ...(wrk ? [sweepTable] : []), cpuTable],
         targets, notes,
-        data: { latency: lat, foreignLoadOnClientCore: measured.foreign, sweeps, summary, cpu, pinned },
+        data: { latency: lat, foreignLoadOnClientCore: measured.foreign, sweeps, oneCore, summary, cpu, pinned },
       };
     } finally {
       for (const p of processes) await p.close();
