@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Router } from '../../router.js';
+import { RateLimitFigures } from './rate-limit-gauges.js';
 
 /** Call latency buckets, in seconds: from a cached answer to a long generation. */
 export const LATENCY_BUCKETS_S = Object.freeze([0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80]);
@@ -18,6 +19,8 @@ export interface MetricSet {
   remaining: Gauge<'provider' | 'model' | 'window'>;
   limit: Gauge<'provider' | 'model' | 'window'>;
   headroom: Gauge<'provider' | 'model' | 'window'>;
+  /** What the providers last said of their rate-limit windows: the three gauges read it at each scrape. */
+  rateLimits: RateLimitFigures;
   /** The routers whose breakers the breaker gauge reads at each scrape. */
   routers: Set<Router>;
   /** Removes every metric of the set from its registry. */
@@ -28,6 +31,7 @@ export interface MetricSet {
 export function createMetricSet(registry: Registry, prefix: string, latencyBuckets: readonly number[]): MetricSet {
   const registers = [registry];
   const routers = new Set<Router>();
+  const rateLimits = new RateLimitFigures();
   const names: string[] = [];
   const named = (name: string) => {
     names.push(prefix + name);
@@ -41,9 +45,19 @@ export function createMetricSet(registry: Registry, prefix: string, latencyBucke
     tokens: new Counter({ name: named('tokens_total'), help: 'Tokens used by answers, by type (input counts cached prompt tokens too)', labelNames: ['provider', 'model', 'type'], registers }),
     cost: new Counter({ name: named('cost_usd_total'), help: 'USD the answers cost at their targets\' prices (the config\'s `prices` over the shipped table), by tenant', labelNames: ['tenant', 'provider', 'model'], registers }),
     callDuration: new Histogram({ name: named('call_duration_seconds'), help: 'Duration of calls, waits and fall-throughs included, by outcome: ok or the error kind', labelNames: ['chain', 'operation', 'outcome'], buckets: [...latencyBuckets], registers }),
-    remaining: new Gauge({ name: named('ratelimit_remaining'), help: 'What the provider said is left of a rate-limit window, on its last response', labelNames: ['provider', 'model', 'window'], registers }),
-    limit: new Gauge({ name: named('ratelimit_limit'), help: 'The size of a rate-limit window, as the provider last reported it', labelNames: ['provider', 'model', 'window'], registers }),
-    headroom: new Gauge({ name: named('ratelimit_headroom_ratio'), help: 'remaining / limit of a rate-limit window, 0 to 1 (alert under 0.1)', labelNames: ['provider', 'model', 'window'], registers }),
+    remaining: new Gauge({
+      name: named('ratelimit_remaining'), help: 'What the provider said is left of a rate-limit window, on its last response', labelNames: ['provider', 'model', 'window'], registers,
+      collect() { rateLimits.write(this, 'remaining'); },
+    }),
+    limit: new Gauge({
+      name: named('ratelimit_limit'), help: 'The size of a rate-limit window, as the provider last reported it', labelNames: ['provider', 'model', 'window'], registers,
+      collect() { rateLimits.write(this, 'limit'); },
+    }),
+    headroom: new Gauge({
+      name: named('ratelimit_headroom_ratio'), help: 'remaining / limit of a rate-limit window, 0 to 1 (alert under 0.1)', labelNames: ['provider', 'model', 'window'], registers,
+      collect() { rateLimits.write(this, 'headroom'); },
+    }),
+    rateLimits,
     routers,
     remove: () => {
       for (const name of names) registry.removeSingleMetric(name);
