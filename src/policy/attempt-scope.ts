@@ -42,67 +42,96 @@ export interface AttemptScopeOptions {
  * deadline, or the attempt timeout. One timer (cleared, or refreshed while a stream flows) and one
  * removed listener: an `AbortSignal.timeout` per request would keep its timer alive until it fires.
  */
-export function attemptScope({ clock, callerSignal, closeSignal, attemptTimeoutMs, deadlineInMs }: AttemptScopeOptions): AttemptScope {
-  const controller = new AbortController();
-  const deadlineAt = deadlineInMs === undefined ? undefined : clock.now() + deadlineInMs;
-  let cause: AbortCause | undefined;
-  let timer: Timer | undefined;
-  let idleMs: number | undefined;
-  let timerIsDeadline = false;
+export function attemptScope(options: AttemptScopeOptions): AttemptScope {
+  return new Scope(options);
+}
 
-  const fire = (why: AbortCause, reason: unknown) => {
-    if (cause) return;
-    cause = why;
-    timer?.clear();
-    controller.abort(reason);
-  };
-  const arm = (ms: number) => {
-    timer?.clear();
-    const toDeadline = deadlineAt === undefined ? Infinity : deadlineAt - clock.now();
-    timerIsDeadline = toDeadline <= ms;
-    timer = clock.setTimer(
-      Math.max(0, timerIsDeadline ? toDeadline : ms),
-      () => fire(timerIsDeadline ? 'deadline' : 'attempt_timeout', new Error(timerIsDeadline ? 'call deadline passed' : 'attempt timed out')),
-    );
-  };
-  const onCallerAbort = () => fire('caller', callerSignal!.reason);
-  const onClose = () => fire('closed', new Error('router closed'));
+/**
+ * The scope as one object: it is its own abort listener (`handleEvent`) and its timer callback is
+ * made once, so an attempt costs no closure per step (this runs on every request).
+ */
+class Scope implements AttemptScope {
+  private readonly controller = new AbortController();
+  private readonly clock: Clock;
+  private readonly callerSignal: AbortSignal | undefined;
+  private readonly closeSignal: AbortSignal | undefined;
+  private readonly attemptTimeoutMs: number;
+  private readonly deadlineAt: number | undefined;
+  private why: AbortCause | undefined;
+  private timer: Timer | undefined;
+  private idleMs: number | undefined;
+  private timerIsDeadline = false;
+  private readonly onTimer = () => this.fire(this.timerIsDeadline ? 'deadline' : 'attempt_timeout', new Error(this.timerIsDeadline ? 'call deadline passed' : 'attempt timed out'));
 
-  arm(attemptTimeoutMs);
-  if (callerSignal) {
-    if (callerSignal.aborted) onCallerAbort();
-    else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+  constructor({ clock, callerSignal, closeSignal, attemptTimeoutMs, deadlineInMs }: AttemptScopeOptions) {
+    this.clock = clock;
+    this.callerSignal = callerSignal;
+    this.closeSignal = closeSignal;
+    this.attemptTimeoutMs = attemptTimeoutMs;
+    this.deadlineAt = deadlineInMs === undefined ? undefined : clock.now() + deadlineInMs;
+    this.arm(attemptTimeoutMs);
+    if (callerSignal) {
+      if (callerSignal.aborted) this.fire('caller', callerSignal.reason);
+      else callerSignal.addEventListener('abort', this, { once: true });
+    }
+    if (closeSignal) {
+      if (closeSignal.aborted) this.fire('closed', new Error('router closed'));
+      else closeSignal.addEventListener('abort', this, { once: true });
+    }
   }
-  if (closeSignal) {
-    if (closeSignal.aborted) onClose();
-    else closeSignal.addEventListener('abort', onClose, { once: true });
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
   }
 
-  return {
-    signal: controller.signal,
-    get cause() {
-      return cause;
-    },
-    commit(ms) {
-      idleMs = ms;
-      if (!cause) arm(ms);
-    },
-    alive() {
-      if (idleMs === undefined && !cause) arm(attemptTimeoutMs);
-    },
-    touch() {
-      if (idleMs !== undefined && !cause) arm(idleMs);
-    },
-    pause() {
-      if (idleMs !== undefined && !timerIsDeadline) timer?.clear();
-    },
-    release() {
-      fire('released', new Error('released by its owner'));
-    },
-    dispose() {
-      timer?.clear();
-      callerSignal?.removeEventListener('abort', onCallerAbort);
-      closeSignal?.removeEventListener('abort', onClose);
-    },
-  };
+  get cause(): AbortCause | undefined {
+    return this.why;
+  }
+
+  /** The caller's signal or the router's close fired. */
+  handleEvent(event: Event): void {
+    if (event.target === this.callerSignal) this.fire('caller', this.callerSignal!.reason);
+    else this.fire('closed', new Error('router closed'));
+  }
+
+  commit(ms: number): void {
+    this.idleMs = ms;
+    if (!this.why) this.arm(ms);
+  }
+
+  alive(): void {
+    if (this.idleMs === undefined && !this.why) this.arm(this.attemptTimeoutMs);
+  }
+
+  touch(): void {
+    if (this.idleMs !== undefined && !this.why) this.arm(this.idleMs);
+  }
+
+  pause(): void {
+    if (this.idleMs !== undefined && !this.timerIsDeadline) this.timer?.clear();
+  }
+
+  release(): void {
+    this.fire('released', new Error('released by its owner'));
+  }
+
+  dispose(): void {
+    this.timer?.clear();
+    this.callerSignal?.removeEventListener('abort', this);
+    this.closeSignal?.removeEventListener('abort', this);
+  }
+
+  private fire(why: AbortCause, reason: unknown): void {
+    if (this.why) return;
+    this.why = why;
+    this.timer?.clear();
+    this.controller.abort(reason);
+  }
+
+  private arm(ms: number): void {
+    this.timer?.clear();
+    const toDeadline = this.deadlineAt === undefined ? Infinity : this.deadlineAt - this.clock.now();
+    this.timerIsDeadline = toDeadline <= ms;
+    this.timer = this.clock.setTimer(Math.max(0, this.timerIsDeadline ? toDeadline : ms), this.onTimer);
+  }
 }
