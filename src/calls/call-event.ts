@@ -6,11 +6,13 @@ import type { Runtime } from '../runtime/runtime.js';
 import type { ChatResult, EmbedResult } from '../types.js';
 import type { StreamEvent } from './stream.js';
 
-function ended(rt: Runtime, call: Call, outcome: Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts' | 'startedAtMs'>): void {
-  rt.events.emit('call', {
-    ...callRef(call), startedAtMs: call.startedAtMs, latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts,
-    ...(call.cost.usd !== undefined ? { costUsd: call.cost.usd } : {}), ...outcome,
-  });
+type CallOutcome = Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts' | 'startedAtMs'>;
+
+// Built with one leading spread and plain assignments: a later spread copies field by field, and this runs on every call.
+function ended(rt: Runtime, call: Call, outcome: CallOutcome): void {
+  const event = { ...callRef(call), startedAtMs: call.startedAtMs, latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts } as CallEvent;
+  if (call.cost.usd !== undefined) event.costUsd = call.cost.usd;
+  rt.events.emit('call', Object.assign(event, outcome));
 }
 
 function failed(rt: Runtime, call: Call, err: unknown): void {
@@ -18,14 +20,15 @@ function failed(rt: Runtime, call: Call, err: unknown): void {
 }
 
 /** What a `call` event says of a result: who answered, with what usage, and whether it was sent for this call at all. */
-function answered(result: ChatResult | EmbedResult): Parameters<typeof ended>[2] {
+function answered(result: ChatResult | EmbedResult): CallOutcome {
   const chat = result as Partial<ChatResult>;
-  return {
-    outcome: 'ok', provider: result.provider, model: result.model, usage: result.usage,
-    ...(chat.responseModel !== undefined ? { responseModel: chat.responseModel } : {}),
-    ...(chat.timeToFirstTokenMs !== undefined ? { timeToFirstTokenMs: chat.timeToFirstTokenMs } : {}),
-    ...(chat.replayed ? { replayed: true } : {}), ...(chat.cached ? { cached: true } : {}), ...(chat.hedged ? { hedged: true } : {}),
-  };
+  const outcome: CallOutcome = { outcome: 'ok', provider: result.provider, model: result.model, usage: result.usage };
+  if (chat.responseModel !== undefined) outcome.responseModel = chat.responseModel;
+  if (chat.timeToFirstTokenMs !== undefined) outcome.timeToFirstTokenMs = chat.timeToFirstTokenMs;
+  if (chat.replayed) outcome.replayed = true;
+  if (chat.cached) outcome.cached = true;
+  if (chat.hedged) outcome.hedged = true;
+  return outcome;
 }
 
 /** Emits the `call` event when a chat or embed call settles (only wired when someone listens). */
