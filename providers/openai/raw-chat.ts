@@ -40,7 +40,7 @@ export async function sendRaw(fetch: SdkFetch, endpoint: RawEndpoint, body: stri
   const signal = timeout ? (outer ? AbortSignal.any([outer, timeout.signal]) : timeout.signal) : outer;
   const init: RequestInit = {
     method: 'POST',
-    headers: stream ? { ...endpoint.headers, accept: 'text/event-stream' } : endpoint.headers,
+    headers: stream ? Object.assign({}, endpoint.headers, { accept: 'text/event-stream' }) : endpoint.headers,
     body,
     ...(signal ? { signal } : {}),
   };

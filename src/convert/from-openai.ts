@@ -116,7 +116,9 @@ export function fromOpenAI(params: object, options: FromOpenAIOptions = {}): Cha
   if (!Array.isArray(body.messages)) throw invalidField('messages', 'expected an array of messages');
 
   const chain = options.chain ?? (typeof body.model === 'string' ? body.model : undefined);
-  const request: ChatRequest = { ...(chain ? { chain } : {}), messages: body.messages.map((m, i) => messageFromOpenAI(m, `messages[${i}]`)) };
+  const messages = body.messages.map((m, i) => messageFromOpenAI(m, `messages[${i}]`));
+  // Not `{ ...(chain ? { chain } : {}), messages }`: on Node 20 a literal that opens with a spread and adds fields takes a slow path, on every gateway request.
+  const request: ChatRequest = chain ? { chain, messages } : { messages };
   if (Array.isArray(body.tools)) request.tools = body.tools.map((t, i) => toolOf(t, `tools[${i}]`));
   if (body.tool_choice !== undefined && body.tool_choice !== null) request.toolChoice = toolChoiceOf(body.tool_choice);
   if (typeof body.parallel_tool_calls === 'boolean') request.parallelToolCalls = body.parallel_tool_calls;

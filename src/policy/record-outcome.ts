@@ -54,12 +54,12 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
     const budgetSpent = error !== undefined && outcomeOf(a as AttemptContext<unknown, AttemptValue>) === 'failure' && a.attempt < target.target.maxAttempts
       && (error.kind !== 'timeout' || rt.retryPolicy.retryTimeouts)
       && !target.retryWindow.allows(now, target.target.budgetPercent, rt.config.retry.budgetMinRetries);
-    // One spread, the first (a fresh object's copy is cheap; a later spread copies field by field): this runs on every request.
-    const event: RouterEvents['attempt'] = {
-      ...targetRef(call, target), attempt: a.attempt, ok: !error, kind: error?.kind, status: error?.status, code: error?.code,
+    // Object.assign, not `{ ...ref, more }`: on Node 20 a literal that opens with a spread and adds fields takes a slow path (~0.4 µs), and this runs on every request.
+    const event: RouterEvents['attempt'] = Object.assign(targetRef(call, target), {
+      attempt: a.attempt, ok: !error, kind: error?.kind, status: error?.status, code: error?.code,
       latencyMs, requestId, startedAtMs: a.sentAtMs, usage: value?.usage, costUsd: rt.spend.costOf(target, value?.usage),
       responseModel: (value as { model?: unknown } | undefined)?.model as string | undefined,
-    };
+    });
     if (budgetSpent) event.retryBudgetSpent = true;
     events.emit('attempt', event);
   }
@@ -72,7 +72,7 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
 function recordUnsent<P, T extends AttemptValue>(a: AttemptContext<P, T>, error: RouterError): StepResult<T> | Promise<StepResult<T>> {
   const { provider, model } = a.target.target;
   a.call.attempts.push({ provider, model, ok: false, kind: error.kind, skipped: true, latencyMs: 0, ...(error.code !== undefined ? { code: error.code } : {}) });
-  if (a.rt.events.has('attempt')) a.rt.events.emit('attempt', { ...targetRef(a.call, a.target), attempt: 0, ok: false, kind: error.kind, skipped: true, latencyMs: 0, code: error.code, startedAtMs: a.sentAtMs });
+  if (a.rt.events.has('attempt')) a.rt.events.emit('attempt', Object.assign(targetRef(a.call, a.target), { attempt: 0, ok: false, kind: error.kind, skipped: true, latencyMs: 0, code: error.code, startedAtMs: a.sentAtMs }));
   // Its permit goes back as no verdict, and its requests and tokens to the budgets.
   const released = a.slot!.end({ sent: false });
   return released ? released.then(() => undefined) : undefined;
@@ -102,7 +102,7 @@ export interface Skip {
 export function recordSkip<T>(rt: Runtime, call: Call, target: TargetRuntime, skip: Skip): TargetOutcome<T> {
   const { provider, model } = target.target;
   call.attempts.push({ provider, model, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, ...(skip.code !== undefined ? { code: skip.code } : {}) });
-  if (rt.events.has('attempt')) rt.events.emit('attempt', { ...targetRef(call, target), attempt: 0, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, code: skip.code, startedAtMs: rt.clock.now() });
+  if (rt.events.has('attempt')) rt.events.emit('attempt', Object.assign(targetRef(call, target), { attempt: 0, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, code: skip.code, startedAtMs: rt.clock.now() }));
   const error = new RouterError(skip.kind, skip.message, { provider, model, code: skip.code, retryAfterMs: skip.availableInMs });
   return { ok: false, error, availableInMs: skip.availableInMs };
 }
