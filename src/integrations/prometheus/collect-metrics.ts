@@ -50,8 +50,8 @@ export function collectMetrics(router: Router, options: CollectMetricsOptions = 
   m.routers.add(router);
   const offs = [
     router.on('attempt', (e) => {
-      m.attempts.inc({ provider: e.provider, model: e.model, outcome: e.ok ? 'ok' : e.kind ?? 'unknown', skipped: e.skipped ? 'true' : 'false' });
-      if (e.costUsd) m.cost.inc({ tenant: e.tenant, provider: e.provider, model: e.model }, e.costUsd);
+      m.pending.attempts.add([e.provider, e.model, e.ok ? 'ok' : e.kind ?? 'unknown', e.skipped ? 'true' : 'false']);
+      if (e.costUsd) m.pending.cost.add([e.tenant, e.provider, e.model], e.costUsd);
     }),
     router.on('retry', (e) => m.retries.inc({ provider: e.provider, model: e.model, kind: e.kind })),
     router.on('fallback', (e) => {
@@ -64,10 +64,10 @@ export function collectMetrics(router: Router, options: CollectMetricsOptions = 
       // A replayed or cached answer used no tokens this time.
       if (e.outcome !== 'ok' || !e.usage || e.replayed || e.cached || !e.provider || !e.model) return;
       // A stream's answer is priced at its end, on the call event (its attempt event came at the first token).
-      if (e.operation === 'stream' && e.costUsd) m.cost.inc({ tenant: e.tenant, provider: e.provider, model: e.model }, e.costUsd);
-      m.tokens.inc({ provider: e.provider, model: e.model, type: 'input' }, e.usage.inputTokens);
+      if (e.operation === 'stream' && e.costUsd) m.pending.cost.add([e.tenant, e.provider, e.model], e.costUsd);
+      m.pending.tokens.add([e.provider, e.model, 'input'], e.usage.inputTokens);
       const output = 'outputTokens' in e.usage ? e.usage.outputTokens : 0;
-      if (output > 0) m.tokens.inc({ provider: e.provider, model: e.model, type: 'output' }, output);
+      if (output > 0) m.pending.tokens.add([e.provider, e.model, 'output'], output);
     }),
   ];
   let stopped = false;
