@@ -38,7 +38,7 @@ async function afterFailure<P, T extends AttemptValue>(a: AttemptContext<P, T>, 
     // Only server failures are budgeted: a 429's retry waits on the provider's own hint.
     if (step.breaker === 'failure') target.retryWindow.retried(now);
     rt.logger.debug({ callId: call.id, ...ref, attempt: a.attempt, kind: error.kind, status: error.status, code: error.code, delayMs: Math.round(step.delayMs) }, 'retrying the same target');
-    if (rt.events.has('retry')) rt.events.emit('retry', { ...targetRef(call, target), attempt: a.attempt, kind: error.kind, delayMs: step.delayMs, hintMs: error.retryAfterMs });
+    if (rt.events.has('retry')) rt.events.emit('retry', Object.assign(targetRef(call, target), { attempt: a.attempt, kind: error.kind, delayMs: step.delayMs, hintMs: error.retryAfterMs }));
     try {
       await sleepUnless(rt.clock, step.delayMs, call.signal, rt.closing);
     } catch (err) {
@@ -59,7 +59,7 @@ async function afterFailure<P, T extends AttemptValue>(a: AttemptContext<P, T>, 
     await rt.store.setBlock(key, { reason: order.reason, untilMs: now + order.forMs, cause: error.code ?? error.kind }, now);
     if (order.reason === 'parked') {
       rt.logger.error({ callId: call.id, ...ref, status: error.status, code: error.code, requestId: error.requestId, parkedForMs: order.forMs }, 'quota or billing error: provider parked, not retried');
-      if (rt.events.has('quota')) rt.events.emit('quota', { ...targetRef(call, target), code: error.code, status: error.status, parkedForMs: order.forMs, requestId: error.requestId });
+      if (rt.events.has('quota')) rt.events.emit('quota', Object.assign(targetRef(call, target), { code: error.code, status: error.status, parkedForMs: order.forMs, requestId: error.requestId }));
     }
   }
   return { ok: false, error: error.with({ attempts: call.attempts }), availableInMs: order?.forMs, ...(step.refused ? { retryBudgetSpent: true } : {}) };

@@ -57,7 +57,7 @@ export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Cal
     const ref = { chain: call.chain, provider: target.target.provider, model: target.target.model };
     rt.logger.info({ callId: call.id, ...ref, kind: outcome.error.kind, status: outcome.error.status, code: outcome.error.code, to: next?.key }, next ? 'falling through to the next target' : 'last target of the chain failed');
     if (rt.events.has('fallback')) {
-      rt.events.emit('fallback', { ...targetRef(call, target), kind: outcome.error.kind, to: next && { provider: next.provider, model: next.model }, coolingMs: outcome.availableInMs });
+      rt.events.emit('fallback', Object.assign(targetRef(call, target), { kind: outcome.error.kind, to: next && { provider: next.provider, model: next.model }, coolingMs: outcome.availableInMs }));
     }
   }
 
