@@ -33,7 +33,17 @@ export function checkTypes(
   prefix = '',
   refuse: (path: string, why: string) => RouterError = invalidField,
 ): void {
-  for (const [key, type] of Object.entries(types)) {
+  // The body's few fields first (this runs on every gateway request, against a table of 33); only
+  // when one is wrong is the table walked in its order, so the field named is the same either way.
+  let wrong = false;
+  for (const key in body) {
+    if (!Object.hasOwn(types, key)) continue;
+    const value = body[key];
+    if (value !== undefined && value !== null && !matches(value, types[key]!)) wrong = true;
+  }
+  if (!wrong) return;
+  for (const key in types) {
+    const type = types[key]!;
     const value = body[key];
     if (value === undefined || value === null) continue;
     if (!matches(value, type)) throw refuse(`${prefix}${key}`, `expected ${PHRASE[type]}, got ${describe(value)}`);

@@ -30,6 +30,27 @@ async function value(registry: Registry, name: string, labels: Record<string, st
 const target = { provider: 'openai', model: 'gpt-4o-mini' };
 
 describe('collectMetrics', () => {
+  it('counts what came between two scrapes once, and the gauges show the last response read', async () => {
+    // Counters and rate-limit gauges are written at each read: a read must neither lose nor repeat an event.
+    const registry = new Registry();
+    const r = router();
+    collectMetrics(r, { registry });
+    up.script(OPENAI_PATH,
+      { status: 200, headers: openaiSuccessHeaders, body: openaiCompletion() },
+      { status: 200, headers: { ...openaiSuccessHeaders, 'x-ratelimit-remaining-requests': '58' }, body: openaiCompletion() });
+    await r.chat({ ...ask(), chain: 'openai-only' });
+    expect(await value(registry, 'switchyard_attempts_total', { ...target, outcome: 'ok', skipped: 'false' })).toBe(1);
+    expect(await value(registry, 'switchyard_ratelimit_remaining', { ...target, window: 'requests' })).toBe(59);
+    expect(await value(registry, 'switchyard_attempts_total', { ...target, outcome: 'ok', skipped: 'false' })).toBe(1);
+
+    await r.chat({ ...ask(), chain: 'openai-only' });
+    expect(await value(registry, 'switchyard_attempts_total', { ...target, outcome: 'ok', skipped: 'false' })).toBe(2);
+    expect(await value(registry, 'switchyard_tokens_total', { ...target, type: 'input' })).toBe(38);
+    expect(await value(registry, 'switchyard_ratelimit_remaining', { ...target, window: 'requests' })).toBe(58);
+    expect(await value(registry, 'switchyard_ratelimit_headroom_ratio', { ...target, window: 'requests' })).toBeCloseTo(58 / 60, 10);
+    expect(up.count(OPENAI_PATH)).toBe(2);
+  });
+
   it('shows attempts by outcome and headroom gauges equal to the headers after a 429 and a success', async () => {
     const registry = new Registry();
     const r = router();

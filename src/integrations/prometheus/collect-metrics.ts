@@ -1,7 +1,5 @@
 import { register as globalRegistry, type Registry } from 'prom-client';
-import type { RouterEvents } from '../../observe/events.js';
 import type { Router } from '../../router.js';
-import type { RateLimitSnapshot } from '../../types.js';
 import { createMetricSet, LATENCY_BUCKETS_S, type MetricSet } from './metric-set.js';
 
 /** Options of `collectMetrics`; all optional. */
@@ -13,8 +11,6 @@ export interface CollectMetricsOptions {
   /** Buckets of `switchyard_call_duration_seconds`. @default [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80] */
   latencyBuckets?: readonly number[];
 }
-
-const WINDOWS: ReadonlyArray<[keyof RateLimitSnapshot, string]> = [['requests', 'requests'], ['tokens', 'tokens'], ['inputTokens', 'input_tokens'], ['outputTokens', 'output_tokens']];
 
 // One set of metrics per registry and prefix, shared by the routers collected into it.
 const shared = new WeakMap<Registry, Map<string, { set: MetricSet; users: number }>>();
@@ -36,17 +32,6 @@ function release(registry: Registry, prefix: string): void {
   byPrefix!.delete(prefix);
 }
 
-function headroom(m: MetricSet, e: RouterEvents['ratelimit']): void {
-  for (const [field, window] of WINDOWS) {
-    const w = e[field];
-    if (!w) continue;
-    const labels = { provider: e.provider, model: e.model, window };
-    if (w.remaining !== undefined) m.remaining.set(labels, w.remaining);
-    if (w.limit !== undefined) m.limit.set(labels, w.limit);
-    if (w.remaining !== undefined && w.limit) m.headroom.set(labels, Math.min(1, Math.max(0, w.remaining / w.limit)));
-  }
-}
-
 /**
  * Registers prom-client metrics named `switchyard_*` for a router and keeps them current from its
  * events: attempts by provider, model and outcome (skipped ones too), retries, fall-throughs, quota
@@ -65,24 +50,24 @@ export function collectMetrics(router: Router, options: CollectMetricsOptions = 
   m.routers.add(router);
   const offs = [
     router.on('attempt', (e) => {
-      m.attempts.inc({ provider: e.provider, model: e.model, outcome: e.ok ? 'ok' : e.kind ?? 'unknown', skipped: e.skipped ? 'true' : 'false' });
-      if (e.costUsd) m.cost.inc({ tenant: e.tenant, provider: e.provider, model: e.model }, e.costUsd);
+      m.pending.attempts.add([e.provider, e.model, e.ok ? 'ok' : e.kind ?? 'unknown', e.skipped ? 'true' : 'false']);
+      if (e.costUsd) m.pending.cost.add([e.tenant, e.provider, e.model], e.costUsd);
     }),
     router.on('retry', (e) => m.retries.inc({ provider: e.provider, model: e.model, kind: e.kind })),
     router.on('fallback', (e) => {
       if (e.to) m.fallbacks.inc({ chain: e.chain, provider: e.provider, model: e.model, kind: e.kind, to: `${e.to.provider}:${e.to.model}` });
     }),
     router.on('quota', (e) => m.quota.inc({ provider: e.provider, model: e.model })),
-    router.on('ratelimit', (e) => headroom(m, e)),
+    router.on('ratelimit', (e) => m.rateLimits.record(e.provider, e.model, e)),
     router.on('call', (e) => {
       m.callDuration.observe({ chain: e.chain, operation: e.operation, outcome: e.outcome === 'ok' ? 'ok' : e.kind ?? 'unknown' }, e.latencyMs / 1000);
       // A replayed or cached answer used no tokens this time.
       if (e.outcome !== 'ok' || !e.usage || e.replayed || e.cached || !e.provider || !e.model) return;
       // A stream's answer is priced at its end, on the call event (its attempt event came at the first token).
-      if (e.operation === 'stream' && e.costUsd) m.cost.inc({ tenant: e.tenant, provider: e.provider, model: e.model }, e.costUsd);
-      m.tokens.inc({ provider: e.provider, model: e.model, type: 'input' }, e.usage.inputTokens);
+      if (e.operation === 'stream' && e.costUsd) m.pending.cost.add([e.tenant, e.provider, e.model], e.costUsd);
+      m.pending.tokens.add([e.provider, e.model, 'input'], e.usage.inputTokens);
       const output = 'outputTokens' in e.usage ? e.usage.outputTokens : 0;
-      if (output > 0) m.tokens.inc({ provider: e.provider, model: e.model, type: 'output' }, output);
+      if (output > 0) m.pending.tokens.add([e.provider, e.model, 'output'], output);
     }),
   ];
   let stopped = false;

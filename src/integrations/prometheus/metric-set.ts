@@ -1,5 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Router } from '../../router.js';
+import { PendingCounts } from './pending-counts.js';
+import { RateLimitFigures } from './rate-limit-gauges.js';
 
 /** Call latency buckets, in seconds: from a cached answer to a long generation. */
 export const LATENCY_BUCKETS_S = Object.freeze([0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80]);
@@ -18,6 +20,14 @@ export interface MetricSet {
   remaining: Gauge<'provider' | 'model' | 'window'>;
   limit: Gauge<'provider' | 'model' | 'window'>;
   headroom: Gauge<'provider' | 'model' | 'window'>;
+  /** Counts of the counters bumped on every attempt or call, added to them at each scrape (`add(values, by)`, values in label order). */
+  pending: {
+    attempts: PendingCounts<'provider' | 'model' | 'outcome' | 'skipped'>;
+    tokens: PendingCounts<'provider' | 'model' | 'type'>;
+    cost: PendingCounts<'tenant' | 'provider' | 'model'>;
+  };
+  /** What the providers last said of their rate-limit windows: the three gauges read it at each scrape. */
+  rateLimits: RateLimitFigures;
   /** The routers whose breakers the breaker gauge reads at each scrape. */
   routers: Set<Router>;
   /** Removes every metric of the set from its registry. */
@@ -28,22 +38,48 @@ export interface MetricSet {
 export function createMetricSet(registry: Registry, prefix: string, latencyBuckets: readonly number[]): MetricSet {
   const registers = [registry];
   const routers = new Set<Router>();
+  const rateLimits = new RateLimitFigures();
+  const pending = {
+    attempts: new PendingCounts(['provider', 'model', 'outcome', 'skipped'] as const),
+    tokens: new PendingCounts(['provider', 'model', 'type'] as const),
+    cost: new PendingCounts(['tenant', 'provider', 'model'] as const),
+  };
   const names: string[] = [];
   const named = (name: string) => {
     names.push(prefix + name);
     return prefix + name;
   };
   const set: MetricSet = {
-    attempts: new Counter({ name: named('attempts_total'), help: 'Targets tried (a request sent) or skipped (none sent), by how they ended: ok or the error kind', labelNames: ['provider', 'model', 'outcome', 'skipped'], registers }),
+    attempts: new Counter({
+      name: named('attempts_total'), help: 'Targets tried (a request sent) or skipped (none sent), by how they ended: ok or the error kind', labelNames: ['provider', 'model', 'outcome', 'skipped'], registers,
+      collect() { pending.attempts.flush(this); },
+    }),
     retries: new Counter({ name: named('retries_total'), help: 'Retries of the same target, by the kind of failure retried', labelNames: ['provider', 'model', 'kind'], registers }),
     fallbacks: new Counter({ name: named('fallbacks_total'), help: 'Fall-throughs from a target to the next one of its chain', labelNames: ['chain', 'provider', 'model', 'kind', 'to'], registers }),
     quota: new Counter({ name: named('quota_errors_total'), help: 'Quota or billing errors (each parks its provider)', labelNames: ['provider', 'model'], registers }),
-    tokens: new Counter({ name: named('tokens_total'), help: 'Tokens used by answers, by type (input counts cached prompt tokens too)', labelNames: ['provider', 'model', 'type'], registers }),
-    cost: new Counter({ name: named('cost_usd_total'), help: 'USD the answers cost at their targets\' prices (the config\'s `prices` over the shipped table), by tenant', labelNames: ['tenant', 'provider', 'model'], registers }),
+    tokens: new Counter({
+      name: named('tokens_total'), help: 'Tokens used by answers, by type (input counts cached prompt tokens too)', labelNames: ['provider', 'model', 'type'], registers,
+      collect() { pending.tokens.flush(this); },
+    }),
+    cost: new Counter({
+      name: named('cost_usd_total'), help: 'USD the answers cost at their targets\' prices (the config\'s `prices` over the shipped table), by tenant', labelNames: ['tenant', 'provider', 'model'], registers,
+      collect() { pending.cost.flush(this); },
+    }),
     callDuration: new Histogram({ name: named('call_duration_seconds'), help: 'Duration of calls, waits and fall-throughs included, by outcome: ok or the error kind', labelNames: ['chain', 'operation', 'outcome'], buckets: [...latencyBuckets], registers }),
-    remaining: new Gauge({ name: named('ratelimit_remaining'), help: 'What the provider said is left of a rate-limit window, on its last response', labelNames: ['provider', 'model', 'window'], registers }),
-    limit: new Gauge({ name: named('ratelimit_limit'), help: 'The size of a rate-limit window, as the provider last reported it', labelNames: ['provider', 'model', 'window'], registers }),
-    headroom: new Gauge({ name: named('ratelimit_headroom_ratio'), help: 'remaining / limit of a rate-limit window, 0 to 1 (alert under 0.1)', labelNames: ['provider', 'model', 'window'], registers }),
+    remaining: new Gauge({
+      name: named('ratelimit_remaining'), help: 'What the provider said is left of a rate-limit window, on its last response', labelNames: ['provider', 'model', 'window'], registers,
+      collect() { rateLimits.write(this, 'remaining'); },
+    }),
+    limit: new Gauge({
+      name: named('ratelimit_limit'), help: 'The size of a rate-limit window, as the provider last reported it', labelNames: ['provider', 'model', 'window'], registers,
+      collect() { rateLimits.write(this, 'limit'); },
+    }),
+    headroom: new Gauge({
+      name: named('ratelimit_headroom_ratio'), help: 'remaining / limit of a rate-limit window, 0 to 1 (alert under 0.1)', labelNames: ['provider', 'model', 'window'], registers,
+      collect() { rateLimits.write(this, 'headroom'); },
+    }),
+    pending,
+    rateLimits,
     routers,
     remove: () => {
       for (const name of names) registry.removeSingleMetric(name);
