@@ -123,7 +123,8 @@ export interface ProviderRequest {
    * Pass-through: the client's Chat Completions body, `model` already the target's, to send as it is
    * instead of a body built from the fields above (which still hold what the router decides by).
    * Set by the router only for a target whose `rawTarget` takes it and a body that needs no mapping.
-   * A streamed body (`"stream": true`) is sent to the stream endpoint, a plain one to chat.
+   * A streamed body (`"stream": true`) is sent to the stream endpoint, a plain one to chat. For a
+   * target with `rawResponsesTarget` it is a Responses API body (the request's `passThrough.api`).
    */
   raw?: string;
   /**
@@ -139,6 +140,12 @@ export interface RawTarget {
   /** `openai` (max_completion_tokens) or an `openai-compatible` server (max_tokens). */
   dialect: 'openai' | 'openai-compatible';
   /** A reasoning model, which refuses temperature, top_p and stop. */
+  reasoning: boolean;
+}
+
+/** What an adapter says of a target that takes OpenAI Responses API bodies as they are (see `ProviderAdapter.rawResponsesTarget`). */
+export interface RawResponsesTarget {
+  /** A reasoning model: `reasoning` goes, `temperature` and `top_p` do not. */
   reasoning: boolean;
 }
 
@@ -286,6 +293,8 @@ export interface ProviderAdapter {
   stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent>;
   /** Present when the adapter sends OpenAI Chat Completions bodies as they are to `model` (pass-through); undefined for one it must map. */
   rawTarget?(model: string): RawTarget | undefined;
+  /** Present when the adapter sends OpenAI Responses API bodies as they are to `model` (pass-through: `raw` is then a Responses body). */
+  rawResponsesTarget?(model: string): RawResponsesTarget | undefined;
   /** True when `embed` sends OpenAI embeddings bodies as they are (`ProviderEmbedRequest.raw`, pass-through). */
   readonly rawEmbeddings?: boolean;
   /** Present when the provider has an embeddings API. */

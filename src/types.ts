@@ -225,13 +225,21 @@ export interface ChatRequest {
   /** `false` bypasses the response cache for this call. @default true when `cache` is configured */
   cache?: boolean;
   /**
-   * The gateway's pass-through: the client's OpenAI Chat Completions body as it came (`text`) and
-   * parsed (`body`, which the fields above were converted from). A target that takes it as it is
-   * (an OpenAI-compatible one, nothing to map: see src/decide/pass-through.ts) is sent `text` with
-   * only `model` rewritten; any other target gets the usual translated request.
+   * The gateway's pass-through: the client's OpenAI Chat Completions body (or, with `api:
+   * 'responses'`, Responses API body) as it came (`text`) and parsed (`body`, which the fields above
+   * were converted from). A target that takes it as it is (nothing to map: see
+   * src/decide/pass-through.ts and responses-pass-through.ts) is sent `text` with only `model`
+   * rewritten; any other target gets the usual translated request.
    */
-  passThrough?: { text: string; body: Record<string, unknown> };
+  passThrough?: { text: string; body: Record<string, unknown>; api?: PassThroughApi };
 }
+
+/**
+ * Which OpenAI API a `passThrough` body is written for: `chat` (Chat Completions, the default) goes
+ * only to targets that take those bodies, `responses` only to targets on the Responses API (see
+ * src/decide/responses-pass-through.ts); every other target gets the translated request.
+ */
+export type PassThroughApi = 'chat' | 'responses';
 
 /** The normalised answer, the same shape from every provider. `T` is the type of `object`. */
 export interface ChatResult<T = unknown> {

@@ -22,6 +22,7 @@ import { streamRaw } from './raw-stream.js';
 import { plainEndpoint, postRaw } from './raw-post.js';
 import { chatResponses } from './responses/chat.js';
 import type { ResponsesContext } from './responses/context.js';
+import { chatResponsesRaw, streamResponsesRaw } from './responses/raw.js';
 import { streamResponses } from './responses/stream.js';
 
 export { openAIBody } from './adapter-body.js';
@@ -49,11 +50,15 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const client = announcingSends(openAIClient(provider, ctx.logger, fetch));
   const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact, dialect });
   const headersOf = (headers: HeaderBag) => aliasedHeaders(headers, dialect?.headerAliases);
-  const responses: ResponsesContext | undefined = provider.type === 'openai' && provider.api === 'responses' ? {
+  const onResponses = provider.type === 'openai' && provider.api === 'responses';
+  // Pass-through on the Responses API too: the client's Responses bodies to `/responses` as they are (not Azure's deployments).
+  const rawResponses = onResponses && !isAzure(provider) ? rawEndpoint(provider, 'responses') : undefined;
+  const responses: ResponsesContext | undefined = onResponses ? {
     client,
     where: (model) => ({ provider: provider.name, model }),
     map: mapper,
     rateLimits: (headers) => readRateLimits(headers, clock.now(), 'openai'),
+    ...(rawResponses ? { raw: { fetch, endpoint: rawResponses, ...(transport ? { plain: { transport, endpoint: plainEndpoint(rawResponses) } } : {}) } } : {}),
   } : undefined;
   // Pass-through: Chat Completions bodies sent as they are, where nothing about the provider maps them.
   const raw = !responses && !dialect && !isAzure(provider) ? rawEndpoint(provider) : undefined;
@@ -67,8 +72,9 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
     traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS, maxEmbeddingTokens: OPENAI_MAX_EMBEDDING_TOKENS, timeoutCoversBody: transport !== undefined },
     ...(rawEmbed ? { rawEmbeddings: true } : {}),
     ...(raw ? { rawTarget: (model: string) => ({ dialect: compatible ? 'openai-compatible' as const : 'openai' as const, reasoning: isReasoningModel(model) }) } : {}),
+    ...(responses?.raw ? { rawResponsesTarget: (model: string) => ({ reasoning: isReasoningModel(model) }) } : {}),
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
-      if (responses) return chatResponses(responses, request, options);
+      if (responses) return responses.raw && request.raw !== undefined ? chatResponsesRaw(responses, responses.raw, request, options) : chatResponses(responses, request, options);
       const where = { provider: provider.name, model: request.model };
       let data: OpenAI.ChatCompletion;
       let response: { headers: HeaderBag };
@@ -112,7 +118,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       return answer;
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
-      if (responses) return streamResponses(responses, request, options);
+      if (responses) return responses.raw && request.raw !== undefined ? streamResponsesRaw(responses, responses.raw, request, options) : streamResponses(responses, request, options);
       const where = { provider: provider.name, model: request.model };
       if (raw && request.raw !== undefined) return streamRaw({ fetch, endpoint: raw, compatible, where, now: () => clock.now(), map: mapper(request.model), headers: headersOf }, request, options);
       return streamOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model), headers: headersOf }, request, options);

@@ -14,7 +14,7 @@ export interface RawStreamContext extends Omit<OpenAIStreamContext, 'client'> {
 }
 
 /** The index just past the blank line that ends the SSE event starting at `from`, or -1 while it is incomplete. */
-function eventEnd(text: string, from: number): number {
+export function eventEnd(text: string, from: number): number {
   const lf = text.indexOf('\n\n', from);
   const crlf = text.indexOf('\r\n\r\n', from);
   if (crlf >= 0 && (lf < 0 || crlf < lf)) return crlf + 4;
@@ -22,7 +22,7 @@ function eventEnd(text: string, from: number): number {
 }
 
 /** The `data` of one SSE event (its `data:` lines joined), or undefined for a comment or an event without data. */
-function eventData(event: string): string | undefined {
+export function eventData(event: string): string | undefined {
   // OpenAI's own shape, one `data: ` line and the blank line: no split.
   if (event.startsWith('data: ') && event.indexOf('\n') === event.length - 2) return event.slice(6, -2);
   let data: string | undefined;

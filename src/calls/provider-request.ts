@@ -1,6 +1,7 @@
 import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
-import { passThroughAddsUsage, passThroughBlocker, passThroughBytes } from '../decide/pass-through.js';
+import { passThroughAddsUsage, passThroughBlocker, passThroughBytes, withModel } from '../decide/pass-through.js';
+import { responsesPassThroughBlocker } from '../decide/responses-pass-through.js';
 import { toJSONSchema } from './schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
 
@@ -49,7 +50,10 @@ export function providerRequest(request: ChatRequest, target: TargetRuntime): Pr
   const extra = extraBody(request, target);
   if (extra) out.extraBody = extra;
   const pass = request.passThrough;
-  if (pass && target.adapter.rawTarget) {
+  if (pass?.api === 'responses') {
+    const blocked = target.adapter.rawResponsesTarget && responsesPassThroughBlocker(pass.body, target.adapter.rawResponsesTarget(out.model), { maxTokens: out.maxTokens, temperature: out.temperature, extraBody: extra });
+    if (blocked === undefined) out.raw = withModel(pass.text, pass.body, request.chain ?? 'default', out.model);
+  } else if (pass && target.adapter.rawTarget) {
     const blocked = passThroughBlocker(pass.body, target.adapter.rawTarget(out.model), { maxTokens: out.maxTokens, temperature: out.temperature, extraBody: extra !== undefined });
     if (blocked === undefined) {
       out.raw = passThroughBytes(pass.text, pass.body, request.chain ?? 'default', out.model);

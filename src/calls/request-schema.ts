@@ -98,7 +98,7 @@ const requestSchema = z.object({
   timeoutMs: positiveMs.optional(),
   firstTokenTimeoutMs: positiveMs.optional(),
   cache: z.boolean().optional(),
-  passThrough: z.object({ text: z.string(), body: z.record(z.string(), z.unknown()) }).strict().optional(),
+  passThrough: z.object({ text: z.string(), body: z.record(z.string(), z.unknown()), api: z.enum(['chat', 'responses']).optional() }).strict().optional(),
 }).strict();
 
 const PLAIN_KEYS = new Set(['chain', 'messages', 'maxTokens', 'temperature', 'tenant', 'idempotencyKey', 'signal', 'timeoutMs', 'firstTokenTimeoutMs', 'cache', 'passThrough']);
@@ -130,8 +130,9 @@ function plainlyValid(r: Record<string, unknown>): boolean {
 
 function plainPassThrough(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false;
-  const { text, body } = v as Record<string, unknown>;
-  return typeof text === 'string' && typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(v).length === 2;
+  const { text, body, api } = v as Record<string, unknown>;
+  const keys = api === undefined ? 2 : api === 'chat' || api === 'responses' ? 3 : -1;
+  return typeof text === 'string' && typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(v).length === keys;
 }
 
 /** One thing wrong with a call's input: the parameter's path (`messages[0].content`) and what is wrong with it. */

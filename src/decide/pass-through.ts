@@ -77,13 +77,25 @@ export function passThroughBytes(text: string, body: Record<string, unknown>, ch
   if (addUsage && body.stream_options !== undefined) {
     return JSON.stringify(Object.assign({}, body, { model, stream_options: Object.assign({}, (body.stream_options as object), { include_usage: true }) }));
   }
+  if (!addUsage) return withModel(text, body, chain, model);
   const pattern = modelPattern(chain);
   const found = text.match(pattern);
-  if (!found || found.length !== 1) return JSON.stringify(addUsage ? { stream_options: { include_usage: true }, ...body, model } : Object.assign({}, body, { model }));
+  if (!found || found.length !== 1) return JSON.stringify(Object.assign({ stream_options: { include_usage: true } }, body, { model }));
   const bytes = text.replace(pattern, () => `"model":${JSON.stringify(model)}`);
-  if (!addUsage) return bytes;
   const at = bytes.indexOf('{') + 1;
   return bytes.slice(0, at) + INCLUDE_USAGE + bytes.slice(at);
+}
+
+/**
+ * The client's bytes with `model` naming the target's model instead of the chain, nothing else
+ * changed: the one top-level `"model": "<chain>"` replaced in place, or (the chain's name a `model`
+ * value more than once, or not in the plain form) the body serialised again from its parsed fields.
+ */
+export function withModel(text: string, body: Record<string, unknown>, chain: string, model: string): string {
+  const pattern = modelPattern(chain);
+  const found = text.match(pattern);
+  if (!found || found.length !== 1) return JSON.stringify(Object.assign({}, body, { model }));
+  return text.replace(pattern, () => `"model":${JSON.stringify(model)}`);
 }
 
 /**

@@ -25,7 +25,10 @@ export function responseIdOfItem(id: string): string | undefined {
   return m ? `resp_${m[1]}` : undefined;
 }
 
-/** True for an id shaped like one `newResponseId` makes. */
+/**
+ * True for an id shaped like one `newResponseId` makes, or like the ones OpenAI's Responses API
+ * mints (`resp_` and letters and digits), which a passed-through answer is kept under.
+ */
 export function isResponseId(id: string): boolean {
-  return /^resp_[0-9a-f]{48}$/.test(id);
+  return /^resp_[0-9A-Za-z]{8,200}$/.test(id);
 }

@@ -10,13 +10,15 @@ import { SseWriter } from '../sse-writer.js';
 import { chainOf, type GatewayState } from '../state.js';
 import { startStream } from '../stream-start.js';
 import type { Conversations } from './conversations.js';
-import { newResponseId } from './ids.js';
+import { isResponseId, newResponseId } from './ids.js';
 import { referencedIds } from './input-items.js';
 import { responsesCall, type ResponsesCall } from './parse-request.js';
 import { completedResponse, type ResponseMeta } from './response-object.js';
 import { ResponsesEvents } from './stream-events.js';
 import { optionalString } from './wire-errors.js';
 import { responsesParam } from './wire-param.js';
+import { relayResponses } from './relay.js';
+import { rawBodyOf } from '../raw-body.js';
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
@@ -62,14 +64,24 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
     // The caller's key rides along, so its own spend budget applies.
     const chat: ChatRequest = withCallerKey({ ...call.chat, chain, tenant, signal: context.controller?.signal }, context.caller);
     const turn: Turn = { state, conversations, logger, tenant, call, meta: { id: newResponseId(), createdAt: nowS(), model: chain, echo: call.echo } };
+    // Pass-through: a target on the Responses API gets the client's bytes when nothing needs mapping (src/decide/responses-pass-through.ts).
+    const text = state.passThrough ? rawBodyOf(request) : undefined;
+    if (text !== undefined) chat.passThrough = { text, body: params, api: 'responses' };
     try {
       if (context.stream) return await streamAnswer(turn, request, reply, chat);
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
+      const headers: Record<string, string> = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      if (result.raw !== undefined) {
+        // The upstream's Response as it came (its id, output items and usage), kept under its own id.
+        const upstream = JSON.parse(result.raw) as Record<string, unknown>;
+        await keep(turn, result, upstream);
+        headers['content-type'] = 'application/json; charset=utf-8';
+        return reply.headers(headers).send(result.raw);
+      }
       turn.meta.model = result.model;
       const response = completedResponse(turn.meta, result, nowS());
       await keep(turn, result, response);
-      const headers = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
       return reply.headers(headers).send(response);
     } catch (err) {
       if (reply.sent) return reply;
@@ -95,13 +107,16 @@ function oneLine(err: unknown, wireParam: WireParam): unknown {
  * Stores the conversation so far under the response's id, unless the request said `store: false`.
  * A store that fails loses the continuation, never the answer: it is logged and the answer sent.
  */
-async function keep(turn: Turn, result: ChatResult, response: { output: unknown[] }): Promise<void> {
+async function keep(turn: Turn, result: ChatResult, response: { id?: unknown; output?: unknown }): Promise<void> {
   if (!turn.call.echo.store) return;
+  // A passed-through answer is the upstream's Response: the client continues it by the upstream's id.
+  const id = typeof response.id === 'string' && response.id !== turn.meta.id && isResponseId(response.id) ? response.id : turn.meta.id;
   const history = turn.call.chat.messages.slice(turn.call.echo.instructions ? 1 : 0);
+  const output = Array.isArray(response.output) ? response.output as Array<Record<string, unknown>> : [];
   try {
-    await turn.conversations.write(turn.meta.id, { v: 1, tenant: turn.tenant, messages: [...history, result.message], output: response.output as Array<Record<string, unknown>>, response });
+    await turn.conversations.write(id, { v: 1, tenant: turn.tenant, messages: [...history, result.message], output, response });
   } catch (err) {
-    turn.logger?.warn({ err: String(err), responseId: turn.meta.id }, 'the state store did not keep a response: previous_response_id will not find it');
+    turn.logger?.warn({ err: String(err), responseId: id }, 'the state store did not keep a response: previous_response_id will not find it');
   }
 }
 
@@ -118,6 +133,15 @@ async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyR
   turn.meta.model = start.model;
   let next: IteratorResult<StreamEvent>;
   const out = new SseWriter(res);
+  if (start.passThrough) {
+    try {
+      await relayResponses(out, events, { keep: (result, response) => keep(turn, result, response), failed: (kind) => (context.kind = kind) });
+    } finally {
+      out.end();
+      await events.return?.(undefined).catch(() => {});
+    }
+    return reply;
+  }
   const translate = new ResponsesEvents(turn.meta);
   try {
     await out.named(translate.start());

@@ -1,0 +1,115 @@
+import type OpenAI from 'openai';
+import type { APIError } from 'openai';
+import type { HeaderBag } from '../../shared/headers.js';
+import { truncatedStream } from '../../shared/stream-errors.js';
+import type { ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../../types.js';
+import { sendRaw } from '../raw-chat.js';
+import { postRaw } from '../raw-post.js';
+import { eventData, eventEnd } from '../raw-stream.js';
+import { responsesAnswer, responsesUsage } from './answer.js';
+import type { ResponsesContext, ResponsesRaw } from './context.js';
+import { ResponsesEventReader } from './events.js';
+
+/**
+ * A pass-through Responses call, not streamed: the client's bytes (`request.raw`, `model` already
+ * the target's) to `/responses` as they are, the answer read as `chatResponses` reads the SDK's
+ * (the same text, tool calls, finish, usage and errors) and its body kept as it came (`raw`).
+ */
+export async function chatResponsesRaw(ctx: ResponsesContext, raw: ResponsesRaw, request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
+  const where = ctx.where(request.model);
+  let body: string;
+  let headers: HeaderBag;
+  let data: OpenAI.Responses.Response;
+  try {
+    if (raw.plain) {
+      const answer = await postRaw(raw.plain.transport, raw.plain.endpoint, request.raw!, options, false);
+      ({ text: body, headers } = answer);
+    } else {
+      const web = await sendRaw(raw.fetch, raw.endpoint, request.raw!, options, false);
+      body = await web.text();
+      headers = web.headers;
+    }
+    data = JSON.parse(body) as OpenAI.Responses.Response;
+  } catch (err) {
+    throw ctx.map(request.model)(err);
+  }
+  const { text, toolCalls, finishReason, providerParts } = responsesAnswer(data, where);
+  return {
+    text, toolCalls, finishReason,
+    usage: responsesUsage(data.usage),
+    model: data.model ?? request.model,
+    requestId: headers.get('x-request-id') ?? undefined,
+    rateLimit: ctx.rateLimits(headers),
+    ...(providerParts ? { providerParts } : {}),
+    raw: body,
+  };
+}
+
+const FAILING = new Set(['error', 'response.failed']);
+
+/**
+ * A pass-through Responses stream: the client's bytes sent as they are, the upstream's SSE read as
+ * it comes. Each read yields one `raw` event holding its whole SSE events as they came, then the
+ * events read from them (ResponsesEventReader, as on the SDK's stream), so the router commits,
+ * counts usage and ends exactly as on the translated path while the gateway relays the bytes. An
+ * `error` or `response.failed` event is thrown as on the SDK's stream, after the events before it
+ * and without its own bytes; reading stops at the terminal event.
+ */
+export async function* streamResponsesRaw(ctx: ResponsesContext, raw: ResponsesRaw, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
+  const where = ctx.where(request.model);
+  const map = ctx.map(request.model);
+  let response: Response;
+  try {
+    response = await sendRaw(raw.fetch, raw.endpoint, request.raw!, options, true);
+  } catch (err) {
+    throw map(err);
+  }
+  yield { type: 'open', requestId: response.headers.get('x-request-id') ?? undefined, rateLimit: ctx.rateLimits(response.headers) };
+  const reader = new ResponsesEventReader(where, response.headers);
+  const decoder = new TextDecoder();
+  let buffer = '';
+  /** The whole SSE events in `buffer` (at the body's end, what is left too): their `raw` event, then theirs. */
+  function* drain(final: boolean): Generator<ProviderStreamEvent> {
+    let from = 0;
+    let relay = '';
+    const events: ProviderStreamEvent[] = [];
+    let failure: unknown;
+    while (!reader.done) {
+      let end = eventEnd(buffer, from);
+      if (end < 0 && final && buffer.slice(from).trim() !== '') end = buffer.length;
+      if (end < 0) break;
+      const event = buffer.slice(from, end);
+      from = end;
+      const data = eventData(event);
+      if (data === undefined) {
+        relay += event;
+        continue;
+      }
+      const parsed = JSON.parse(data) as OpenAI.Responses.ResponseStreamEvent;
+      if (!FAILING.has(parsed.type)) relay += event;
+      try {
+        for (const out of reader.events(parsed)) events.push(out);
+      } catch (err) {
+        failure = err;
+        break;
+      }
+    }
+    buffer = buffer.slice(from);
+    if (relay !== '') yield { type: 'raw', bytes: relay };
+    yield* events;
+    if (failure !== undefined) throw failure as APIError;
+  }
+  try {
+    if (!response.body) throw new Error('the response has no body');
+    for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(bytes, { stream: true });
+      yield* drain(false);
+      if (reader.done) return;
+    }
+    buffer += decoder.decode();
+    yield* drain(true);
+  } catch (err) {
+    throw map(err);
+  }
+  if (!reader.done) throw truncatedStream(where, 'response.completed');
+}
