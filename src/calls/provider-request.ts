@@ -51,7 +51,7 @@ export function providerRequest(request: ChatRequest, target: TargetRuntime): Pr
   if (extra) out.extraBody = extra;
   const pass = request.passThrough;
   if (pass?.api === 'responses') {
-    const blocked = target.adapter.rawResponsesTarget && responsesPassThroughBlocker(pass.body, target.adapter.rawResponsesTarget(out.model), { maxTokens: out.maxTokens, temperature: out.temperature, extraBody: extra });
+    const blocked = responsesPassThroughBlocker(pass.body, target.adapter.rawResponsesTarget?.(out.model), { maxTokens: out.maxTokens, temperature: out.temperature, extraBody: extra });
     if (blocked === undefined) out.raw = withModel(pass.text, pass.body, request.chain ?? 'default', out.model);
   } else if (pass && target.adapter.rawTarget) {
     const blocked = passThroughBlocker(pass.body, target.adapter.rawTarget(out.model), { maxTokens: out.maxTokens, temperature: out.temperature, extraBody: extra !== undefined });

@@ -57,7 +57,7 @@ describe('Responses pass-through: a target on the Responses API gets the client\
   it('takes the translated path for a body the blocker refuses (a tool without strict), and with passThrough off', async () => {
     h = await start();
     up.script(RESPONSES_PATH, { status: 200, body: responseObject([messageItem('ok')]) }, { status: 200, body: responseObject([messageItem('ok')]) });
-    const tool = { type: 'function' as const, name: 'noop', parameters: { type: 'object', properties: {} } } as OpenAI.Responses.FunctionTool;
+    const tool = { type: 'function' as const, name: 'noop', parameters: { type: 'object', properties: {} } } as unknown as OpenAI.Responses.FunctionTool;
     const data = await h.client().responses.create({ model: 'openai-only', input: 'Hi', tools: [tool] });
     // The translated answer carries an id of the gateway's own; the upstream got the router's body.
     expect(data.id).not.toBe(UPSTREAM_ID);
