@@ -3,28 +3,32 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicOk, openaiBodies } from '../../support/fixtures.js';
 import { anthropicSse } from '../../support/sse.js';
 import { startUpstream, type Upstream } from '../../support/upstream.js';
+import { GATEWAY_PATHS } from '../gateway-harness.js';
 import { answerWith, CHAT_PATH, gatewayConfig, KEYS, MESSAGES_PATH, UPSTREAM_RESPONSES_PATH, startGateway, upstreamBodies, type ServedGateway } from './responses-harness.js';
 
 // The openai SDK's own `client.responses` against a real `switchyard serve`, whose chain sends
 // Chat Completions to a loopback upstream: what the SDK returns, and what the upstream received.
 
-let up: Upstream;
-let gw: ServedGateway;
-let client: OpenAI;
-beforeAll(async () => {
-  up = await startUpstream();
-  gw = await startGateway(gatewayConfig(up.url));
-  client = gw.openai();
-}, 60_000);
-afterAll(async () => {
-  await gw?.stop();
-  await up?.close();
-});
-beforeEach(() => up.reset());
-
 const weather = { type: 'function' as const, name: 'get_weather', description: 'The weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false }, strict: true };
 
-describe('POST /v1/responses with the openai SDK', () => {
+// On both gateway paths: pass-through (the default) and translated; their chains' targets speak Chat Completions
+// (translated either way), and the reasoning chain's a Responses API whose bodies here the blocker refuses.
+describe.each(GATEWAY_PATHS)('POST /v1/responses with the openai SDK ($path)', ({ passThrough }) => {
+  let up: Upstream;
+  let gw: ServedGateway;
+  let client: OpenAI;
+  beforeAll(async () => {
+    up = await startUpstream();
+    const config = gatewayConfig(up.url);
+    gw = await startGateway({ ...config, gateway: { ...config.gateway, passThrough } });
+    client = gw.openai();
+  }, 60_000);
+  afterAll(async () => {
+    await gw?.stop();
+    await up?.close();
+  });
+  beforeEach(() => up.reset());
+
   it('answers text input with instructions as a Response: output_text, usage, the served target in headers', async () => {
     answerWith(up, { text: 'A switchyard sorts railway cars.' });
     const { data, response } = await client.responses.create({ model: 'default', instructions: 'Answer in one sentence.', input: 'What is a switchyard?', max_output_tokens: 200, temperature: 0.2 }).withResponse();
