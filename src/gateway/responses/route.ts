@@ -72,12 +72,12 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       const headers: Record<string, string> = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
-      if (result.raw !== undefined) {
+      const upstream = result.raw === undefined ? undefined : upstreamResponse(result.raw);
+      if (upstream) {
         // The upstream's Response as it came (its id, output items and usage), kept under its own id.
-        const upstream = JSON.parse(result.raw) as Record<string, unknown>;
         await keep(turn, result, upstream);
         headers['content-type'] = 'application/json; charset=utf-8';
-        return reply.headers(headers).send(result.raw);
+        return reply.headers(headers).send(result.raw!);
       }
       turn.meta.model = result.model;
       const response = completedResponse(turn.meta, result, nowS());
@@ -89,6 +89,20 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
       return sendError(request, reply, errorReply(oneLine(err, wireParam), wireParam), state.draining, isRouterError(err) ? err.attempts.length : undefined);
     }
   };
+}
+
+/**
+ * A passed-through answer's body when it is a Response object, else undefined (rendered as on the
+ * translated path): a cached or idempotent replay of the same call made through /v1/chat/completions
+ * carries that endpoint's body.
+ */
+function upstreamResponse(raw: string): Record<string, unknown> | undefined {
+  try {
+    const parsed = JSON.parse(raw) as Record<string, unknown> | null;
+    return parsed !== null && typeof parsed === 'object' && parsed.object === 'response' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
