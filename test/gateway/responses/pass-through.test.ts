@@ -6,7 +6,7 @@ import { anthropicSse } from '../../support/sse.js';
 import { upstreamPerTest } from '../../support/upstream-per-test.js';
 import { VirtualClock } from '../../support/virtual-clock.js';
 import { startHarness, xHeaders, type Harness } from '../gateway-harness.js';
-import { RESPONSES_PATH, functionCallItem, messageItem, responseObject, responsesTextSse, responsesToolSse } from '../../../providers/test-support/responses-wire.js';
+import { RESPONSES_PATH, functionCallItem, responsesErrorEvent, messageItem, responseObject, responsesTextSse, responsesToolSse } from '../../../providers/test-support/responses-wire.js';
 
 // POST /v1/responses on the pass-through path: a chain whose target is OpenAI on the Responses API
 // gets the client's bytes (only `model` rewritten) and the client gets the upstream's, through the
@@ -124,6 +124,38 @@ describe('Responses pass-through: a target on the Responses API gets the client\
     expect(final.id).toBe(UPSTREAM_ID);
     // The SDK's helper checked every relayed event against the items it had seen, and parsed the arguments.
     expect(final.output).toMatchObject([{ ...functionCallItem('get_weather', '{"city":"Oslo"}', 'call_c1', 'fc_1'), parsed_arguments: { city: 'Oslo' } }]);
+  });
+
+  it('falls through on an error event before the first output: the client sees none of the upstream\'s events', async () => {
+    h = await start();
+    up.script(RESPONSES_PATH, { sse: [responsesTextSse(['x'])[0]!, responsesErrorEvent()] });
+    up.script(ANTHROPIC_PATH, { sse: anthropicSse(['From the ', 'backup.']) });
+    const response = await h.client().responses.create({ model: 'default', input: 'hi', stream: true }).asResponse();
+    expect(response.headers.get('x-switchyard-provider')).toBe('anthropic');
+    const text = await response.text();
+    expect(text).not.toContain(UPSTREAM_ID);
+    expect(text).toContain('From the ');
+    expect(up.count(RESPONSES_PATH)).toBe(1);
+  });
+
+  it('counts spend from the upstream\'s usage: a key past its budget after one pass-through answer is refused', async () => {
+    // One cent a token: the upstream's usage (19 + 10 tokens) costs $0.29 an answer, more than a call reserves; the budget is $0.50.
+    const cent = { inputPerMTok: 10_000, outputPerMTok: 10_000 };
+    h = await startHarness(up, {
+      providers: { openai: { type: 'openai', api: 'responses', apiKey: 'sk-proj-pass-0123456789abcdef', baseURL: `${up.url}/v1`, timeoutMs: 5_000 } },
+      chains: { default: ['openai:gpt-4.1'] },
+      prices: { 'gpt-4.1': cent }, tenants: { default: { spend: { usdPerDay: 0.5 } } },
+    } as never, {}, new VirtualClock());
+    up.script(RESPONSES_PATH, ...Array.from({ length: 2 }, () => ({ status: 200, body: responseObject([messageItem('Hi')]) })));
+    const params = { model: 'default', input: 'Hi', max_output_tokens: 3 };
+    await h.client().responses.create(params);
+    expect(up.requests[0]!.text).toBe(clientBytes({ ...params, model: 'gpt-4.1' }));
+    await h.client().responses.create(params);
+    const refused = await h.client().responses.create(params).then(() => undefined, (e: unknown) => e as InstanceType<typeof OpenAI.APIError>);
+    expect([refused?.status, refused?.code]).toEqual([429, 'budget_exceeded']);
+    // What the two answers cost by the upstream's own usage (2 x $0.29), not by the reservations.
+    expect(refused?.message).toContain('holds $0.5800 of $0.5000');
+    expect(up.count(RESPONSES_PATH)).toBe(2);
   });
 
   it('ends a committed stream the upstream cut with an error event and response.failed numbered on from the upstream\'s', async () => {
