@@ -391,7 +391,7 @@ export const gatewaySchema = z.object({
   drainMs: nonNegativeMs.default(DEFAULTS.gateway.drainMs),
   /** A log line for every request (`switchyard serve --log-requests`); off, only requests that failed (status 400 or above, or a stream the upstream cut short) are logged. @default false */
   logRequests: z.boolean().default(DEFAULTS.gateway.logRequests),
-  /** Pass-through: a chat completion (streamed or not) or embeddings request that an OpenAI-compatible target takes as it is goes upstream as the client's bytes (only `model` rewritten) and its answer comes back as the upstream's; `false` (`switchyard serve --no-pass-through`) translates every request. @default true */
+  /** Pass-through: a chat completion (streamed or not) or embeddings request that an OpenAI-compatible target takes as it is, or a Responses request (streamed or not) to an `api: 'responses'` OpenAI target that needs nothing mapped, goes upstream as the client's bytes (only `model` rewritten) and its answer comes back as the upstream's; `false` (`switchyard serve --no-pass-through`) translates every request. @default true */
   passThrough: z.boolean().default(DEFAULTS.gateway.passThrough),
   /** `POST /v1/responses`: the conversations `previous_response_id` continues, kept in the state store. */
   responses: z.object({
