@@ -147,6 +147,8 @@ export interface RawTarget {
 export interface RawResponsesTarget {
   /** A reasoning model: `reasoning` goes, `temperature` and `top_p` do not. */
   reasoning: boolean;
+  /** The schema the adapter sends for this one (strict mode closes it, `$schema` is dropped); undefined when strict mode cannot take it. */
+  sentSchema(schema: JSONSchema, strict: boolean): JSONSchema | undefined;
 }
 
 /** What an adapter returns on success: the normalised answer plus the facts the policies read. */

@@ -21,6 +21,7 @@ import { rawEndpoint, sendRaw } from './raw-chat.js';
 import { streamRaw } from './raw-stream.js';
 import { plainEndpoint, postRaw } from './raw-post.js';
 import { chatResponses } from './responses/chat.js';
+import { sentResponsesSchema } from './responses/body.js';
 import type { ResponsesContext } from './responses/context.js';
 import { chatResponsesRaw, streamResponsesRaw } from './responses/raw.js';
 import { streamResponses } from './responses/stream.js';
@@ -72,7 +73,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
     traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS, maxEmbeddingTokens: OPENAI_MAX_EMBEDDING_TOKENS, timeoutCoversBody: transport !== undefined },
     ...(rawEmbed ? { rawEmbeddings: true } : {}),
     ...(raw ? { rawTarget: (model: string) => ({ dialect: compatible ? 'openai-compatible' as const : 'openai' as const, reasoning: isReasoningModel(model) }) } : {}),
-    ...(responses?.raw ? { rawResponsesTarget: (model: string) => ({ reasoning: isReasoningModel(model) }) } : {}),
+    ...(responses?.raw ? { rawResponsesTarget: (model: string) => ({ reasoning: isReasoningModel(model), sentSchema: sentResponsesSchema }) } : {}),
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       if (responses) return responses.raw && request.raw !== undefined ? chatResponsesRaw(responses, responses.raw, request, options) : chatResponses(responses, request, options);
       const where = { provider: provider.name, model: request.model };

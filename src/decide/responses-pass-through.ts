@@ -1,5 +1,4 @@
 import type { RawResponsesTarget } from '../../providers/types.js';
-import { bareSchema, strictObjectSchema } from '../../providers/shared/json-schema.js';
 import type { JSONSchema } from '../types.js';
 
 /**
@@ -53,13 +52,13 @@ export function responsesPassThroughBlocker(body: Readonly<Record<string, unknow
   const tools = Array.isArray(body.tools) && body.tools.length > 0 ? body.tools : undefined;
   if (tools) {
     for (const tool of tools) {
-      const blocked = toolBlocker(tool);
+      const blocked = toolBlocker(tool, target);
       if (blocked) return blocked;
     }
   } else if (given(body.tool_choice) || given(body.parallel_tool_calls)) {
     return 'tool_choice and parallel_tool_calls without tools are dropped by the router';
   }
-  const text = textBlocker(body.text);
+  const text = textBlocker(body.text, target);
   if (text) return text;
   if (given(body.reasoning)) {
     if (!target.reasoning) return 'reasoning on a model that does not reason is dropped by the router';
@@ -111,18 +110,18 @@ function inputBlocker(input: unknown): string | undefined {
 }
 
 /** A function tool the router sends as it came: `strict` said, and a schema strict mode (or its absence) leaves unchanged. */
-function toolBlocker(tool: unknown): string | undefined {
+function toolBlocker(tool: unknown, target: RawResponsesTarget): string | undefined {
   if (!isObject(tool)) return 'a tool is not an object';
   for (const key in tool) if (!TOOL_KEYS.has(key)) return `a tool with ${key}`;
   const name = String(tool.name);
   // The Responses API's own default is strict; the router's, for a tool that says nothing, is not.
   if (typeof tool.strict !== 'boolean') return `tool ${name} does not say strict`;
   if (!isObject(tool.parameters)) return `tool ${name} has no parameters (the router sends an empty object schema)`;
-  return schemaBlocker(tool.parameters, tool.strict) ? `tool ${name}'s schema is rewritten by the router` : undefined;
+  return schemaBlocker(target, tool.parameters, tool.strict) ? `tool ${name}'s schema is rewritten by the router` : undefined;
 }
 
 /** `text.format`: plain text, or a named json_schema sent as it came (json_object gets the router's JSON instruction when no message asks for JSON). */
-function textBlocker(text: unknown): string | undefined {
+function textBlocker(text: unknown, target: RawResponsesTarget): string | undefined {
   if (!given(text)) return undefined;
   const format = (text as { format?: unknown }).format;
   if (!given(format) || (format as { type?: unknown }).type === 'text') return undefined;
@@ -130,12 +129,12 @@ function textBlocker(text: unknown): string | undefined {
   if (f.type !== 'json_schema') return `text.format ${String(f.type)} is mapped by the router`;
   for (const key in f) if (!FORMAT_KEYS.has(key)) return `text.format with ${key}`;
   if (typeof f.name !== 'string') return 'text.format without a name (the router names it)';
-  return schemaBlocker(f.schema as JSONSchema, f.strict === true) ? 'text.format\'s schema is rewritten by the router' : undefined;
+  return schemaBlocker(target, f.schema as JSONSchema, f.strict === true) ? 'text.format\'s schema is rewritten by the router' : undefined;
 }
 
 /** True when the router would send a schema other than this one: strict mode closes it, and `$schema` is dropped either way. */
-function schemaBlocker(schema: JSONSchema, strict: boolean): boolean {
-  const sent = strict ? strictObjectSchema(schema) : bareSchema(schema);
+function schemaBlocker(target: RawResponsesTarget, schema: JSONSchema, strict: boolean): boolean {
+  const sent = target.sentSchema(schema, strict);
   // A schema strict mode cannot take goes non-strict: no longer what the client asked.
   return sent === undefined || !sameJson(sent, schema);
 }

@@ -15,6 +15,9 @@ import { SseWriter } from './sse-writer.js';
 import { startStream } from './stream-start.js';
 import { chainOf, type GatewayState } from './state.js';
 
+/** What a Chat Completions body says it is, near its start. */
+const CHAT_COMPLETION = /"object"\s*:\s*"chat\.completion"/;
+
 /** `POST /v1/chat/completions`: `model` names a chain; `stream: true` answers in server-sent events. */
 export function chatCompletions(state: GatewayState) {
   return async function handler(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
@@ -47,7 +50,8 @@ export function chatCompletions(state: GatewayState) {
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       const headers: Record<string, string> = Object.assign(baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: result.requestId }));
-      if (result.raw !== undefined && (result.responseModel === undefined || result.responseModel === result.model)) {
+      // A cached or replayed answer may carry another endpoint's body (a Responses object): only a chat completion is relayed.
+      if (result.raw !== undefined && (result.responseModel === undefined || result.responseModel === result.model) && CHAT_COMPLETION.test(result.raw)) {
         // The upstream's answer as it came: its `model` is the one today's converted answer names.
         headers['content-type'] = 'application/json; charset=utf-8';
         return reply.headers(headers).send(result.raw);

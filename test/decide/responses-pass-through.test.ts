@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { sentResponsesSchema } from '../../providers/openai/responses/body.js';
 import { responsesPassThroughBlocker as blocker, sameJson } from '../../src/decide/responses-pass-through.js';
 
-const chat = { reasoning: false };
-const reasoner = { reasoning: true };
+// The schema rule asks the target what it would send: the openai adapter's own answer.
+const chat = { reasoning: false, sentSchema: sentResponsesSchema };
+const reasoner = { reasoning: true, sentSchema: sentResponsesSchema };
 const none = {};
 const plain = { model: 'fast', instructions: 'Be brief.', input: 'Hi' };
 const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };

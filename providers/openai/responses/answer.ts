@@ -55,7 +55,7 @@ export function failedResponse(response: Pick<OpenAI.Responses.Response, 'error'
   const error = response.error;
   const code = error?.code ?? undefined;
   const kind = code === 'rate_limit_exceeded' ? 'rate_limited' : 'server';
-  return new RouterError(kind, `${where.provider} response failed: ${error?.message ?? 'no reason given'}`, { ...where, code: code ?? 'response_failed' });
+  return new RouterError(kind, `${where.provider} response failed: ${error?.message ?? 'no reason given'}`, Object.assign({}, where, { code: code ?? 'response_failed' }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import type { ToolChoice } from '../../../src/types.js';
+import type { JSONSchema, ToolChoice } from '../../../src/types.js';
 import { bareSchema, strictObjectSchema } from '../../shared/json-schema.js';
 import type { ProviderRequest, ProviderTool } from '../../types.js';
 import { isReasoningModel } from '../parameters.js';
@@ -62,5 +62,14 @@ export function responsesBody(request: ProviderRequest, provider: string): Respo
   if (request.topP !== undefined && !reasoning) body.top_p = request.topP;
   if (request.user !== undefined) body.user = request.user;
   if (request.reasoning && reasoning) body.reasoning = { effort: request.reasoning.effort };
-  return request.extraBody ? { ...body, ...request.extraBody } : body;
+  return request.extraBody ? Object.assign({}, body, request.extraBody) : body;
+}
+
+/**
+ * The schema this adapter sends for `schema` (tools and `text.format` alike): closed by strict mode,
+ * `$schema` dropped; undefined when strict mode cannot take it (the tool then goes non-strict).
+ * The Responses pass-through compares it with the client's (src/decide/responses-pass-through.ts).
+ */
+export function sentResponsesSchema(schema: JSONSchema, strict: boolean): JSONSchema | undefined {
+  return strict ? strictObjectSchema(schema) : bareSchema(schema);
 }

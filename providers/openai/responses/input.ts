@@ -78,5 +78,5 @@ export function responsesInput(messages: readonly Message[], where: Where): { in
         break;
     }
   }
-  return { ...(leading.length > 0 ? { instructions: leading.join('\n\n') } : {}), input };
+  return Object.assign({}, (leading.length > 0 ? { instructions: leading.join('\n\n') } : {}), { input });
 }

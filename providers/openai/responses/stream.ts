@@ -20,7 +20,7 @@ type Event = OpenAI.Responses.ResponseStreamEvent;
  */
 export async function* streamResponses(ctx: ResponsesContext, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
   const where = ctx.where(request.model);
-  const body = { ...responsesBody(request, where.provider), stream: true as const };
+  const body: OpenAI.Responses.ResponseCreateParamsStreaming = Object.assign(responsesBody(request, where.provider) as Omit<OpenAI.Responses.ResponseCreateParamsNonStreaming, 'stream'>, { stream: true as const });
   let stream: AsyncIterable<Event>;
   let response: Response;
   try {

@@ -82,7 +82,7 @@ function formatOf(text: unknown): { format?: ResponseFormat; echo: Record<string
   const strict = optionalBoolean(format.strict, 'text.format.strict');
   optionalString(format.description, 'text.format.description');
   // OpenAI's strict defaults to false; the router's to true, so say what the client meant.
-  return { format: { type: 'json_schema', schema: format.schema, ...(name ? { name } : {}), strict: strict === true }, echo: { ...format, strict: strict === true } };
+  return { format: { type: 'json_schema', schema: format.schema, ...(name ? { name } : {}), strict: strict === true }, echo: Object.assign({}, format, { strict: strict === true }) };
 }
 
 function reasoningOf(reasoning: unknown, openai: Record<string, unknown>): ReasoningOptions | undefined {

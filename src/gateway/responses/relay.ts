@@ -75,7 +75,7 @@ export async function relayResponses(out: SseWriter, events: AsyncIterator<Strea
   const fail = async (code: string, message: string) => {
     if (held !== undefined && terminalResponse(held) === undefined) await write(held);
     held = undefined;
-    const response = { ...created, status: 'failed', error: { code, message } };
+    const response = Object.assign({}, created, { status: 'failed', error: { code, message } });
     const error = { type: 'error', sequence_number: ++sequence, code, message, param: null };
     const failed = { type: 'response.failed', sequence_number: ++sequence, response };
     await out.named([error, failed]);

@@ -1,3 +1,4 @@
+import { withCallerAbort } from '../../policy/abort-link.js';
 import { withCallerKey } from '../keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamEvent } from '../../calls/stream.js';
@@ -62,7 +63,7 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
     }
     const wireParam = responsesParam(call.paths);
     // The caller's key rides along, so its own spend budget applies.
-    const chat: ChatRequest = withCallerKey({ ...call.chat, chain, tenant, signal: context.controller?.signal }, context.caller);
+    const chat: ChatRequest = withCallerAbort(withCallerKey(Object.assign({}, call.chat, { chain, tenant }), context.caller), context.controller);
     const turn: Turn = { state, conversations, logger, tenant, call, meta: { id: newResponseId(), createdAt: nowS(), model: chain, echo: call.echo } };
     // Pass-through: a target on the Responses API gets the client's bytes when nothing needs mapping (src/decide/responses-pass-through.ts).
     const text = state.passThrough ? rawBodyOf(request) : undefined;
@@ -71,7 +72,7 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
       if (context.stream) return await streamAnswer(turn, request, reply, chat);
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
-      const headers: Record<string, string> = { ...baseHeaders(request, state.draining), ...servedHeaders({ ...result, attempts: result.attempts.length, upstreamRequestId: result.requestId }) };
+      const headers: Record<string, string> = Object.assign({}, baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: result.requestId }));
       const upstream = result.raw === undefined ? undefined : upstreamResponse(result.raw);
       if (upstream) {
         // The upstream's Response as it came (its id, output items and usage), kept under its own id.
