@@ -21,6 +21,12 @@ export function eventEnd(text: string, from: number): number {
   return lf < 0 ? -1 : lf + 2;
 }
 
+/** Where the next whole SSE event from `from` ends, or -1; at the body's end (`final`) what is left counts as one. */
+export function nextEventEnd(text: string, from: number, final: boolean): number {
+  const end = eventEnd(text, from);
+  return end < 0 && final && text.slice(from).trim() !== '' ? text.length : end;
+}
+
 /** The `data` of one SSE event (its `data:` lines joined), or undefined for a comment or an event without data. */
 export function eventData(event: string): string | undefined {
   // OpenAI's own shape, one `data: ` line and the blank line: no split.
@@ -62,8 +68,7 @@ export async function* streamRaw(ctx: RawStreamContext, request: ProviderRequest
     let events: ProviderStreamEvent[] | undefined;
     let failure: APIError | undefined;
     for (;;) {
-      let end = eventEnd(buffer, from);
-      if (end < 0 && final && buffer.slice(from).trim() !== '') end = buffer.length;
+      const end = nextEventEnd(buffer, from, final);
       if (end < 0) break;
       const event = buffer.slice(from, end);
       from = end;

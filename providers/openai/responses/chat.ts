@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { sdkRequestOptions } from '../../shared/request-options.js';
+import type { HeaderBag } from '../../shared/headers.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderResponse } from '../../types.js';
 import { responsesAnswer, responsesUsage } from './answer.js';
 import { responsesBody } from './body.js';
@@ -16,13 +17,18 @@ export async function chatResponses(ctx: ResponsesContext, request: ProviderRequ
   } catch (err) {
     throw ctx.map(request.model)(err);
   }
-  const { text, toolCalls, finishReason, providerParts } = responsesAnswer(data, where);
+  return responsesProviderResponse(ctx, request, data, response.headers);
+}
+
+/** A Responses answer as the normalised one: text, tool calls, finish, usage and the facts its headers carry. */
+export function responsesProviderResponse(ctx: ResponsesContext, request: ProviderRequest, data: OpenAI.Responses.Response, headers: Pick<HeaderBag, 'get'>): ProviderResponse {
+  const { text, toolCalls, finishReason, providerParts } = responsesAnswer(data, ctx.where(request.model));
   return {
     text, toolCalls, finishReason,
     usage: responsesUsage(data.usage),
     model: data.model ?? request.model,
-    requestId: response.headers.get('x-request-id') ?? undefined,
-    rateLimit: ctx.rateLimits(response.headers),
+    requestId: headers.get('x-request-id') ?? undefined,
+    rateLimit: ctx.rateLimits(headers),
     ...(providerParts ? { providerParts } : {}),
   };
 }

@@ -5,8 +5,8 @@ import { truncatedStream } from '../../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../../types.js';
 import { sendRaw } from '../raw-chat.js';
 import { postRaw } from '../raw-post.js';
-import { eventData, eventEnd } from '../raw-stream.js';
-import { responsesAnswer, responsesUsage } from './answer.js';
+import { eventData, nextEventEnd } from '../raw-stream.js';
+import { responsesProviderResponse } from './chat.js';
 import type { ResponsesContext, ResponsesRaw } from './context.js';
 import { ResponsesEventReader } from './events.js';
 
@@ -16,7 +16,6 @@ import { ResponsesEventReader } from './events.js';
  * (the same text, tool calls, finish, usage and errors) and its body kept as it came (`raw`).
  */
 export async function chatResponsesRaw(ctx: ResponsesContext, raw: ResponsesRaw, request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
-  const where = ctx.where(request.model);
   let body: string;
   let headers: HeaderBag;
   let data: OpenAI.Responses.Response;
@@ -33,16 +32,9 @@ export async function chatResponsesRaw(ctx: ResponsesContext, raw: ResponsesRaw,
   } catch (err) {
     throw ctx.map(request.model)(err);
   }
-  const { text, toolCalls, finishReason, providerParts } = responsesAnswer(data, where);
-  return {
-    text, toolCalls, finishReason,
-    usage: responsesUsage(data.usage),
-    model: data.model ?? request.model,
-    requestId: headers.get('x-request-id') ?? undefined,
-    rateLimit: ctx.rateLimits(headers),
-    ...(providerParts ? { providerParts } : {}),
-    raw: body,
-  };
+  const answer = responsesProviderResponse(ctx, request, data, headers);
+  answer.raw = body;
+  return answer;
 }
 
 const FAILING = new Set(['error', 'response.failed']);
@@ -75,8 +67,7 @@ export async function* streamResponsesRaw(ctx: ResponsesContext, raw: ResponsesR
     const events: ProviderStreamEvent[] = [];
     let failure: unknown;
     while (!reader.done) {
-      let end = eventEnd(buffer, from);
-      if (end < 0 && final && buffer.slice(from).trim() !== '') end = buffer.length;
+      const end = nextEventEnd(buffer, from, final);
       if (end < 0) break;
       const event = buffer.slice(from, end);
       from = end;
