@@ -22,6 +22,7 @@ export interface GatewayProcess {
 }
 
 const PORTKEY_START = fileURLToPath(new URL('../../node_modules/@portkey-ai/gateway/build/start-server.js', import.meta.url));
+const FLOOR = fileURLToPath(new URL('./gateway-floor.mjs', import.meta.url));
 const LOOPBACK_ONLY = pathToFileURL(fileURLToPath(new URL('./gateway-loopback-only.mjs', import.meta.url))).href;
 
 function pinned(core: string | undefined, cmd: string, args: string[]): [string, string[]] {
@@ -150,6 +151,22 @@ export async function startPortkey(upstreamBaseURL: string, core: string | undef
   try {
     await printed(child, /Ready for connections/, 'the Portkey gateway');
     return handle('Portkey gateway 1.15.2', child, `http://127.0.0.1:${port}/v1`, { 'x-portkey-provider': 'openai', 'x-portkey-custom-host': upstreamBaseURL });
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+}
+
+/** The name of the reference arm: the least a Node.js proxy does (gateway-floor.mjs). */
+export const FLOOR_NAME = 'node:http proxy (floor)';
+
+/** gateway-floor.mjs in front of `upstreamBaseURL`: no router, the bytes relayed; what any Node gateway pays here. */
+export async function startFloor(upstreamBaseURL: string, core: string | undefined): Promise<GatewayProcess> {
+  const [cmd, args] = pinned(core, process.execPath, [FLOOR, upstreamBaseURL]);
+  const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const m = await printed(child, /listening on (http:\/\/\S+)/, 'the floor proxy');
+    return handle(FLOOR_NAME, child, `${m[1]}/v1`, {});
   } catch (err) {
     child.kill('SIGKILL');
     throw err;

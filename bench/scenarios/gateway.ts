@@ -8,7 +8,7 @@ import { launchPlainUpstream, type PlainUpstream } from '../lib/plain-upstream.j
 import { check, overBy, type ScenarioReport, type TargetCheck } from '../lib/report.js';
 import type { BenchContext, BenchScenario } from '../lib/scenario.js';
 import { quantile, spread, type Spread } from '../lib/stats.js';
-import { builtEntry, startPortkey, startSwitchyard, TSX_ENTRY, type GatewayProcess } from './gateway-processes.js';
+import { builtEntry, FLOOR_NAME, startFloor, startPortkey, startSwitchyard, TSX_ENTRY, type GatewayProcess } from './gateway-processes.js';
 import { hasWrk, runWrk, type WrkResult } from './gateway-wrk.js';
 
 // S2 of the performance anchors: proxy mode. The same zero-latency upstream (plain node:http, one
@@ -156,9 +156,10 @@ export const gateway: BenchScenario = {
       // --workers 2 gets both cores when pinning is on (the client and upstream then share them too).
       // The full run measures what `npx switchyard serve` runs (compiled); --quick, a smoke run, the sources through tsx.
       const entry = ctx.quick ? TSX_ENTRY : builtEntry();
-      const [sy, pk, sy2] = await Promise.allSettled([
+      const [sy, pk, sy2, fl] = await Promise.allSettled([
         startSwitchyard(upstream.baseURL, gatewayCore, 1, entry), startPortkey(upstream.baseURL, gatewayCore),
         ctx.quick ? Promise.reject(new Error('skipped in --quick')) : startSwitchyard(upstream.baseURL, pinned ? '0,1' : undefined, 2, entry),
+        startFloor(upstream.baseURL, gatewayCore),
       ]);
       if (sy.status === 'rejected') throw sy.reason;
       processes.push(sy.value);
@@ -166,7 +167,11 @@ export const gateway: BenchScenario = {
       else notes.push(`The Portkey gateway did not start, so it has no figures: ${(pk.reason as Error)?.message ?? pk.reason}`);
       if (sy2.status === 'fulfilled') processes.push(sy2.value);
       else notes.push(`switchyard serve --workers 2 has no figures: ${(sy2.reason as Error)?.message ?? sy2.reason}`);
-      const arms = [armOf('bare SDK (direct)', upstream.baseURL, {}), ...processes.flatMap(gatewayArms)];
+      // The floor is closed with the rest but is not one of `processes` (processes[0] is switchyard's one worker).
+      const floor = fl.status === 'fulfilled' ? fl.value : undefined;
+      if (!floor) notes.push(`The node:http floor proxy did not start, so it has no figures: ${((fl as PromiseRejectedResult).reason as Error)?.message}`);
+      const arms = [armOf('bare SDK (direct)', upstream.baseURL, {}), ...(floor ? [armOf(floor.name, floor.baseURL, {}, floor)] : []), ...processes.flatMap(gatewayArms)];
+      if (floor) processes.push(floor);
       ctx.log(`gateway: arms ${arms.map((a) => a.name).join(', ')}`);
       for (const a of arms) await a.call();
 
@@ -306,6 +311,13 @@ export const gateway: BenchScenario = {
         targets.push(check('switchyard pass-through, one worker: req/s at p99 ≤ 10 ms against Portkey\'s peak', '≥ 3x', `${Number.isFinite(ratio) ? ratio.toFixed(2) : 'n/a'}x`,
           Number.isFinite(ratio) ? ratio >= 3 : null, `${(3 - ratio).toFixed(2)}x under`));
       }
+      const floorSummary = summary[FLOOR_NAME];
+      if (floorSummary && sySummary) {
+        const f = (x: number) => (Number.isFinite(x) ? num(x) : 'n/a');
+        notes.push(`The floor (${FLOOR_NAME}: node:http in and out, no router, no parse) adds at c=1, by wrk: ${f(floorSummary.addedP50WrkUs)} / ${f(floorSummary.addedP99WrkUs)} µs p50 / p99 across cores, ` +
+          `${f(floorSummary.addedP50OneCoreUs)} / ${f(floorSummary.addedP99OneCoreUs)} µs on one core; switchyard serve (pass-through) ${f(sySummary.addedP50WrkUs)} / ${f(sySummary.addedP99WrkUs)} and ${f(sySummary.addedP50OneCoreUs)} / ${f(sySummary.addedP99OneCoreUs)} µs. ` +
+          'What the floor adds, any Node.js gateway pays on this machine: the c=1 targets are met only where the floor leaves room under them.');
+      }
       const translated = summary[`${processes[0]!.name}${TRANSLATED}`];
       if (translated && sySummary) {
         notes.push(`Translated against pass-through, one worker: added p50 ${num(translated.addedP50Us)} vs ${num(sySummary.addedP50Us)} µs; req/s at p99 ≤ 10 ms ${num(translated.rps10ms)} vs ${num(sySummary.rps10ms)}.`);
@@ -315,7 +327,7 @@ export const gateway: BenchScenario = {
         name: 'gateway', title: gateway.title,
         method: [
           'Upstream: a plain node:http server answering every request at once with one chat completion and OpenAI rate-limit headers, in its own process.',
-          'switchyard serve: the overhead scenario\'s router (chain primary → secondary on that upstream, breaker, RPM/TPM/concurrency budgets, retries), request logs on at info, one worker and --workers 2, compiled as `npm run build` compiles it (what `npx switchyard serve` runs; --quick runs the sources through tsx). Each is measured twice: pass-through (a plain text body, forwarded as the client sent it) and translated (the same prompt as a content part, which the gateway converts and the router sends through the openai SDK, as it does for an Anthropic target or tools). Portkey: `@portkey-ai/gateway` 1.15.2 started with --headless, held to 127.0.0.1, provider openai with x-portkey-custom-host set to the upstream.',
+          'switchyard serve: the overhead scenario\'s router (chain primary → secondary on that upstream, breaker, RPM/TPM/concurrency budgets, retries), request logs on at info, one worker and --workers 2, compiled as `npm run build` compiles it (what `npx switchyard serve` runs; --quick runs the sources through tsx). Each is measured twice: pass-through (a plain text body, forwarded as the client sent it) and translated (the same prompt as a content part, which the gateway converts and the router sends through the openai SDK, as it does for an Anthropic target or tools). Portkey: `@portkey-ai/gateway` 1.15.2 started with --headless, held to 127.0.0.1, provider openai with x-portkey-custom-host set to the upstream. The floor (bench/scenarios/gateway-floor.mjs): 40 lines of node:http in and out, the body relayed with no router and no parse, on the gateways\' core: the least any Node.js gateway adds here.',
           'c=1: the openai SDK (maxRetries 0) in this process, arms interleaved call by call after a warm-up; p50/p99 per round, median of rounds. Also with wrk as the client (its c=1 point of the sweep minus the bare upstream\'s): the SDK and this process\'s GC add their own jitter to the SDK figure\'s p99. And (pinned runs) with wrk, the upstream and the gateway all on the client\'s core, the gateway moved there for 5 s with taskset -a -p: what the gateway adds without the wake-ups between vCPUs.',
           `Throughput: wrk with 1 thread at ${SWEEP.join(', ')} connections; the gateway's CPU from /proc. Requests per second per core = the best rate with p99 ≤ 10 ms and no errors${pinned ? ' (the gateway is pinned to one core)' : ', divided by the cores the gateway used (no pinning in this run)'}.`,
         ],
