@@ -1,9 +1,11 @@
 import { DEFAULTS } from '../config/defaults.js';
 import { DIMENSIONS, type Pace } from './pace.js';
+import { WindowRing } from './window-ring.js';
 
 /**
- * One admitted request (or a later token charge) in a budget's rolling window, and, while its lease
- * is in flight, what the budget needs to settle it.
+ * One admitted request (or a later token charge) while its lease is in flight: what the budget
+ * needs to settle it. What it holds of the rolling window is kept apart, in the window's ring
+ * (window-ring.ts), at `slot`: a lease's object lives as long as its request, not as its window.
  */
 export interface Entry {
   at: number;
@@ -13,10 +15,8 @@ export interface Entry {
   output: number;
   /** False for a later token charge: it counts for tokens, not RPM. */
   request: boolean;
-  /** In the rolling window (the budget counts requests or tokens over it). */
-  counted: boolean;
-  /** Expired, or given back: no longer counted. */
-  dead?: boolean;
+  /** Its slot in the window's ring; -1: not counted (the budget counts nothing over its window). */
+  slot: number;
   /** Admission order within the budget. */
   seq: number;
   /** The lease is forgotten after this (its process died holding it). */
@@ -45,14 +45,12 @@ export function setMark(e: Entry, d: number, level: number): void {
 }
 
 /**
- * One budget: its rolling window (entries by time, read from a moving `head`: expiring the oldest
- * costs nothing per call, and the array is compacted only once most of it is behind the head), the
- * leases in flight, and a pace per limit it paces or the provider reported.
+ * One budget: its rolling window (what each counted request holds, oldest first, in a ring of
+ * columns: expiring the oldest costs nothing per call and keeps no object per request), the leases
+ * in flight, and a pace per limit it paces or the provider reported.
  */
 export class Window {
-  /** Slots behind `head` are emptied as they expire, so an expired entry is garbage at once, not at the next compaction. */
-  private items: Array<Entry | undefined> = [];
-  private head = 0;
+  private readonly ring = new WindowRing();
   requests = 0;
   /** Live amounts per window: index 1 tokens, 2 input, 3 output (0 unused: `requests`). */
   readonly sums = [0, 0, 0, 0];
@@ -65,24 +63,16 @@ export class Window {
   /** The budget was last acquired with a limit it counts over the window (charges are then kept too). */
   counts = false;
 
-  /** Live entries, oldest first. */
-  *entries(): IterableIterator<Entry> {
-    for (let i = this.head; i < this.items.length; i++) if (!this.items[i]!.dead) yield this.items[i]!;
-  }
-
+  /** Counted slots, live or given back. */
   get size(): number {
-    return this.items.length - this.head;
+    return this.ring.size;
   }
 
   trim(nowMs: number, windowMs: number): void {
-    const items = this.items;
-    while (this.head < items.length && items[this.head]!.at <= nowMs - windowMs) {
-      this.forget(items[this.head]!);
-      items[this.head++] = undefined;
-    }
-    if (this.head > 1024 && this.head * 2 > items.length) {
-      this.items = items.slice(this.head);
-      this.head = 0;
+    const ring = this.ring;
+    while (ring.size > 0 && ring.atOf(ring.head) <= nowMs - windowMs) {
+      this.forget(ring.head);
+      ring.shift();
     }
   }
 
@@ -107,51 +97,52 @@ export class Window {
   }
 
   add(entry: Entry): void {
-    entry.counted = true;
-    this.items.push(entry);
+    entry.slot = this.ring.push(entry.at, entry.request ? entry.id : undefined, entry.tokens, entry.input, entry.output, entry.request);
     this.sums[1]! += entry.tokens;
     this.sums[2]! += entry.input;
     this.sums[3]! += entry.output;
     if (entry.request) this.requests++;
   }
 
-  /** Takes `amount` of window `d` off a live entry (a reservation the provider did not charge in full). */
+  /** Takes `amount` of window `d` off a lease (a reservation the provider did not charge in full), and off the window while it counts it. */
   reduce(entry: Entry, d: number, amount: number): void {
     if (d === 1) entry.tokens -= amount;
     else if (d === 2) entry.input -= amount;
     else entry.output -= amount;
-    if (entry.counted && !entry.dead) this.sums[d]! -= amount;
-  }
-
-  /** The live entry of a lease, looked for from the newest (a lease no longer in flight). */
-  find(leaseId: string): Entry | undefined {
-    for (let i = this.items.length - 1; i >= this.head; i--) {
-      const e = this.items[i]!;
-      if (e.id === leaseId && !e.dead) return e;
+    if (this.ring.live(entry.slot)) {
+      this.ring.subtract(entry.slot, d, amount);
+      this.sums[d]! -= amount;
     }
-    return undefined;
   }
 
-  /** Stops counting an entry (expired, or given back). */
-  forget(entry: Entry): void {
-    if (entry.dead || !entry.counted) return;
-    entry.dead = true;
-    this.sums[1]! -= entry.tokens;
-    this.sums[2]! -= entry.input;
-    this.sums[3]! -= entry.output;
-    if (entry.request) this.requests--;
+  /** The slot a lease no longer in flight still counts in, looked for from the newest; -1: none. */
+  find(leaseId: string): number {
+    return this.ring.findLive(leaseId);
+  }
+
+  /** Stops counting a slot (expired, or given back); a slot no longer live, or -1, is left alone. */
+  forget(slot: number): void {
+    const ring = this.ring;
+    if (!ring.live(slot)) return;
+    ring.kill(slot);
+    this.sums[1]! -= ring.amountOf(slot, 1);
+    this.sums[2]! -= ring.amountOf(slot, 2);
+    this.sums[3]! -= ring.amountOf(slot, 3);
+    if (ring.isRequest(slot)) this.requests--;
   }
 
   /** Milliseconds until window `d` has room for `need` more under `limit`, from its oldest entries' expiry. */
   roomInMs(d: number, need: number, limit: number, nowMs: number, windowMs: number): number {
-    if (d === 0) {
-      for (const e of this.entries()) if (e.request) return e.at + windowMs - nowMs;
-      return windowMs;
-    }
+    const ring = this.ring;
     let freed = 0;
-    for (const e of this.entries()) {
-      freed += d === 1 ? e.tokens : d === 2 ? e.input : e.output;
-      if (this.sums[d]! - freed + need <= limit) return e.at + windowMs - nowMs;
+    for (let s = ring.head; s < ring.tail; s++) {
+      if (!ring.live(s)) continue;
+      if (d === 0) {
+        if (ring.isRequest(s)) return ring.atOf(s) + windowMs - nowMs;
+        continue;
+      }
+      freed += ring.amountOf(s, d);
+      if (this.sums[d]! - freed + need <= limit) return ring.atOf(s) + windowMs - nowMs;
     }
     return windowMs;
   }

@@ -36,7 +36,7 @@ function deltaOf(charge: TokenDelta, d: number): number {
 
 /** A later charge of tokens the estimate missed: counted for the window from now, not as a request. */
 function chargeEntry(leaseId: string, tokens: number, input: number, output: number, nowMs: number): Entry {
-  return { at: nowMs, id: `${leaseId}+`, tokens, input, output, request: false, counted: false, seq: 0, until: 0, m0: 0, m1: 0, m2: 0, m3: 0 };
+  return { at: nowMs, id: `${leaseId}+`, tokens, input, output, request: false, slot: -1, seq: 0, until: 0, m0: 0, m1: 0, m2: 0, m3: 0 };
 }
 
 /**
@@ -93,7 +93,7 @@ export class MemoryBudgets {
     if (limits.otpm !== undefined && w.sums[3]! + output > limits.otpm) return { ok: false, reason: 'otpm', retryInMs: w.roomInMs(3, output, limits.otpm, nowMs, windowMs) };
 
     const e: Entry = {
-      at: nowMs, id: req.leaseId, tokens, input, output, request: true, counted: false,
+      at: nowMs, id: req.leaseId, tokens, input, output, request: true, slot: -1,
       seq: ++w.seq, until: nowMs + req.leaseTtlMs, m0: Number.NaN, m1: Number.NaN, m2: Number.NaN, m3: Number.NaN,
     };
     for (let d = 0; d < DIMENSIONS; d++) {
@@ -116,8 +116,7 @@ export class MemoryBudgets {
     }
     const known = w.inflight.get(leaseId);
     const lease = w.endLease(leaseId, nowMs);
-    const e = known ?? w.find(leaseId);
-    if (e) w.forget(e);
+    w.forget(known ? known.slot : w.find(leaseId));
     if (!lease) return;
     for (let d = 0; d < DIMENSIONS; d++) {
       const p = w.paces[d];
