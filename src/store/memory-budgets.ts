@@ -42,7 +42,8 @@ function chargeEntry(leaseId: string, tokens: number, input: number, output: num
 /**
  * MemoryStore's budgets: a rolling window per key (budget-window.ts) and, for each limit it paces or
  * the provider reports, a token bucket that models the provider's (pace.ts). Everything is
- * synchronous and allocates one entry per admission: this runs on every call.
+ * synchronous and allocates one entry per admission, which lives while the lease is in flight (the
+ * window keeps its counts in columns, window-ring.ts): this runs on every call.
  */
 export class MemoryBudgets {
   readonly windows = new Map<string, Window>();
