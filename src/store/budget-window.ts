@@ -3,8 +3,7 @@ import { DIMENSIONS, type Pace } from './pace.js';
 import { WindowRing } from './window-ring.js';
 
 /**
- * One admitted request (or a later token charge) while its lease is in flight: what the budget
- * needs to settle it. What it holds of the rolling window is kept apart, in the window's ring
+ * One admitted request while its lease is in flight: what the budget needs to settle it. What it holds of the rolling window is kept apart, in the window's ring
  * (window-ring.ts), at `slot`: a lease's object lives as long as its request, not as its window.
  */
 export interface Entry {
@@ -13,8 +12,6 @@ export interface Entry {
   tokens: number;
   input: number;
   output: number;
-  /** False for a later token charge: it counts for tokens, not RPM. */
-  request: boolean;
   /** Its slot in the window's ring; -1: not counted (the budget counts nothing over its window). */
   slot: number;
   /** Admission order within the budget. */
@@ -30,7 +27,7 @@ export interface Entry {
 
 /** What an entry costs a window: 0 requests, 1 tokens, 2 input tokens, 3 output tokens. */
 export function costOf(e: Entry, d: number): number {
-  return d === 0 ? (e.request ? 1 : 0) : d === 1 ? e.tokens : d === 2 ? e.input : e.output;
+  return d === 0 ? 1 : d === 1 ? e.tokens : d === 2 ? e.input : e.output;
 }
 
 export function markOf(e: Entry, d: number): number {
@@ -96,12 +93,22 @@ export class Window {
     return n;
   }
 
+  /** Counts an admitted request in the window, at the slot its lease keeps. */
   add(entry: Entry): void {
-    entry.slot = this.ring.push(entry.at, entry.request ? entry.id : undefined, entry.tokens, entry.input, entry.output, entry.request);
-    this.sums[1]! += entry.tokens;
-    this.sums[2]! += entry.input;
-    this.sums[3]! += entry.output;
-    if (entry.request) this.requests++;
+    entry.slot = this.count(entry.at, entry.id, entry.tokens, entry.input, entry.output, true);
+  }
+
+  /** Counts tokens a settled request's estimate missed, from `at` on: tokens, not a request, and no lease to find again. */
+  charge(at: number, tokens: number, input: number, output: number): void {
+    this.count(at, undefined, tokens, input, output, false);
+  }
+
+  private count(at: number, id: string | undefined, tokens: number, input: number, output: number, request: boolean): number {
+    this.sums[1]! += tokens;
+    this.sums[2]! += input;
+    this.sums[3]! += output;
+    if (request) this.requests++;
+    return this.ring.push(at, id, tokens, input, output, request);
   }
 
   /** Takes `amount` of window `d` off a lease (a reservation the provider did not charge in full), and off the window while it counts it. */

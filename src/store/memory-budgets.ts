@@ -34,11 +34,6 @@ function deltaOf(charge: TokenDelta, d: number): number {
   return (d === 1 ? charge.tokens : d === 2 ? charge.inputTokens : charge.outputTokens) ?? 0;
 }
 
-/** A later charge of tokens the estimate missed: counted for the window from now, not as a request. */
-function chargeEntry(leaseId: string, tokens: number, input: number, output: number, nowMs: number): Entry {
-  return { at: nowMs, id: `${leaseId}+`, tokens, input, output, request: false, slot: -1, seq: 0, until: 0, m0: 0, m1: 0, m2: 0, m3: 0 };
-}
-
 /**
  * MemoryStore's budgets: a rolling window per key (budget-window.ts) and, for each limit it paces or
  * the provider reports, a token bucket that models the provider's (pace.ts). Everything is
@@ -94,7 +89,7 @@ export class MemoryBudgets {
     if (limits.otpm !== undefined && w.sums[3]! + output > limits.otpm) return { ok: false, reason: 'otpm', retryInMs: w.roomInMs(3, output, limits.otpm, nowMs, windowMs) };
 
     const e: Entry = {
-      at: nowMs, id: req.leaseId, tokens, input, output, request: true, slot: -1,
+      at: nowMs, id: req.leaseId, tokens, input, output, slot: -1,
       seq: ++w.seq, until: nowMs + req.leaseTtlMs, m0: Number.NaN, m1: Number.NaN, m2: Number.NaN, m3: Number.NaN,
     };
     for (let d = 0; d < DIMENSIONS; d++) {
@@ -129,14 +124,14 @@ export class MemoryBudgets {
   }
 
   /** Settles a sent lease already released (`lease`: its entry as it was in flight). */
-  settle(key: string, leaseId: string, lease: Entry | undefined, settlement: BudgetSettlement, nowMs: number): void {
+  settle(key: string, lease: Entry | undefined, settlement: BudgetSettlement, nowMs: number): void {
     let w = this.windows.get(key);
     if (!w) this.windows.set(key, (w = new Window()));
     const { charge, snapshot, rateLimited } = settlement;
     // Which windows a 429 ran out of, by what the request asked (before reconciling shrinks its entry).
     const short = rateLimited && lease ? shortWindows(lease, snapshot) : 0;
     const costs = lease ? [costOf(lease, 0), costOf(lease, 1), costOf(lease, 2), costOf(lease, 3)] : undefined;
-    if (charge) this.reconcile(w, leaseId, lease, charge, snapshot, nowMs);
+    if (charge) this.reconcile(w, lease, charge, snapshot, nowMs);
     const win = w;
     for (let d = 0; d < DIMENSIONS; d++) {
       const report = reportOf(snapshot, d);
@@ -165,7 +160,7 @@ export class MemoryBudgets {
    * provider did not charge is given back from the lease's own entry. A pace hears of it only when
    * no report of its window came with the answer (a report already counts it).
    */
-  private reconcile(w: Window, leaseId: string, lease: Entry | undefined, charge: TokenDelta, snapshot: RateLimitSnapshot | undefined, nowMs: number): void {
+  private reconcile(w: Window, lease: Entry | undefined, charge: TokenDelta, snapshot: RateLimitSnapshot | undefined, nowMs: number): void {
     const extra = [0, 0, 0, 0];
     let any = false;
     for (let d = 1; d < DIMENSIONS; d++) {
@@ -188,7 +183,7 @@ export class MemoryBudgets {
         }
       }
     }
-    if (any && w.counts) w.add(chargeEntry(leaseId, extra[1]!, extra[2]!, extra[3]!, nowMs));
+    if (any && w.counts) w.charge(nowMs, extra[1]!, extra[2]!, extra[3]!);
   }
 
   /** A 429 on a request the budget admitted: halve the burst of every window it ran out of (`short`, a bit per window). */

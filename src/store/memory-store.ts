@@ -71,7 +71,7 @@ export class MemoryStore implements StateStore, IdempotencyStore, BreakerStateSt
   settleBudget(key: string, leaseId: string, settlement: BudgetSettlement, nowMs: number): void {
     // Its slot is freed as any sent request's (the request stays counted), in the same lookup.
     const lease = this.budgets.windows.get(key)?.endLease(leaseId, nowMs);
-    this.budgets.settle(key, leaseId, lease, settlement, nowMs);
+    this.budgets.settle(key, lease, settlement, nowMs);
   }
 
   reserveSpend(req: SpendReservation, nowMs: number): SpendGrant {
