@@ -35,4 +35,7 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () => {
+  server.close(() => process.exit(0));
+  server.closeAllConnections(); // keep-alive clients would hold close() open
+});
