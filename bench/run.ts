@@ -1,9 +1,12 @@
-// npm run bench [-- [--quick] [--out DIR] [--baseline-ref REF] [--ref-now REF] [SCENARIO ...]]
+// npm run bench [-- [--quick] [--out DIR] [--baseline-ref REF] [--ref-now REF] [--ci-width PCT] [--min-rounds N] [--max-rounds N] [--max-minutes M] [SCENARIO ...]]
 // Runs the benchmark scenarios against the loopback simulator, prints each one's figures and ratios
 // to its baselines, and writes bench/results/<stamp>-<scenario>.json plus bench/results/summary.md.
 // --baseline-ref REF adds the arm "router (before: REF)" to the overhead and memory scenarios: REF is
 // materialised outside the repo (git archive into a temp folder, node_modules symlinked) and its router
-// imported next to this checkout's. --ref-now REF takes "now" from REF instead of the working tree.
+// imported next to this checkout's (the gateway scenario starts a `switchyard serve` of REF beside the
+// one now). --ref-now REF takes "now" from REF instead of the working tree. The comparisons of the
+// overhead and gateway scenarios add rounds until their 95% intervals are tight (bench/lib/noise.ts):
+// --ci-width PCT, --min-rounds N, --max-rounds N and --max-minutes M override each scenario's rule.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,6 +16,7 @@ import { canPin, machine, type Machine } from './lib/machine.js';
 import { TSX_LOADER } from './lib/node-child.js';
 import { cleanUpRefs, materialise, workingTree, type RouterSource } from './lib/refs.js';
 import { renderScenario, type ScenarioReport } from './lib/report.js';
+import type { StoppingRule } from './lib/noise.js';
 import type { BenchScenario } from './lib/scenario.js';
 
 /** Scenario names and their modules, loaded only once the source root is known (lib/source.ts). */
@@ -38,10 +42,22 @@ interface Args {
   baselineRef?: string;
   /** --ref-now: "now" from this ref instead of the working tree (when the working tree does not run). */
   refNow?: string;
+  /** Overrides of the scenarios' stopping rules (--ci-width, --min-rounds, --max-rounds, --max-minutes). */
+  stopping: Partial<StoppingRule>;
 }
 
 function usage(): string {
-  return `usage: npm run bench -- [--quick] [--out DIR] [--baseline-ref REF] [--ref-now REF] [${SCENARIOS.map((s) => s.name).join('|')} ...]`;
+  return `usage: npm run bench -- [--quick] [--out DIR] [--baseline-ref REF] [--ref-now REF] [--ci-width PCT] [--min-rounds N] [--max-rounds N] [--max-minutes M] [${SCENARIOS.map((s) => s.name).join('|')} ...]
+  --ci-width PCT    stop adding rounds once every tracked 95% interval is at most PCT % wide (hi / lo - 1)
+  --min-rounds N    never fewer rounds (rounded up to an even number: ABBA pairs)
+  --max-rounds N    never more rounds
+  --max-minutes M   start no new pair of rounds after M minutes (per scenario)`;
+}
+
+function positive(argv: string[], i: number, name: string): number {
+  const v = Number(argv[i]);
+  if (!(v > 0)) throw new Error(`${name} needs a positive number\n${usage()}`);
+  return v;
 }
 
 function refArg(argv: string[], i: number, name: string): string {
@@ -51,7 +67,7 @@ function refArg(argv: string[], i: number, name: string): string {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { quick: false, out: join(HERE, 'results'), names: [] };
+  const args: Args = { quick: false, out: join(HERE, 'results'), names: [], stopping: {} };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--quick') args.quick = true;
@@ -60,6 +76,10 @@ function parseArgs(argv: string[]): Args {
     else if (a.startsWith('--baseline-ref=')) args.baselineRef = a.slice('--baseline-ref='.length);
     else if (a === '--ref-now') args.refNow = refArg(argv, ++i, a);
     else if (a.startsWith('--ref-now=')) args.refNow = a.slice('--ref-now='.length);
+    else if (a === '--ci-width') args.stopping.width = positive(argv, ++i, a) / 100;
+    else if (a === '--min-rounds') args.stopping.minRounds = positive(argv, ++i, a);
+    else if (a === '--max-rounds') args.stopping.maxRounds = positive(argv, ++i, a);
+    else if (a === '--max-minutes') args.stopping.maxMs = positive(argv, ++i, a) * 60_000;
     else if (a === '--help' || a === '-h') {
       console.log(usage());
       process.exit(0);
@@ -142,7 +162,7 @@ async function main(): Promise<void> {
     log(`${scenario.name}: start`);
     let report: ScenarioReport;
     try {
-      report = await scenario.run({ quick: args.quick, outDir: args.out, log, sources });
+      report = await scenario.run({ quick: args.quick, outDir: args.out, log, sources, stopping: args.stopping });
     } catch (err) {
       failed = true;
       log(`${scenario.name}: FAILED ${(err as Error)?.stack ?? String(err)}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  balancedOrder, compare, comparisonRow, formatInterval, normaliseRule, pairedRatios, ratioInterval, roundsLine,
+  balancedOrder, compare, comparisonRow, formatInterval, normaliseRule, roundsBrief, pairedRatios, ratioInterval, roundsLine,
   roundsUntilTight, stopReason, t975, verdict, type RatioInterval, type StoppingRule,
 } from '../bench/lib/noise.js';
 
@@ -238,5 +238,7 @@ describe('the printed lines', () => {
     expect(roundsLine({ rounds: 12, stoppedBy: 'tight', elapsedMs: 186_000 }, rule)).toBe('12 rounds (ABBA order) in 3.1 min, stopped: every tracked interval within 3.0%; floor 6, cap 30 rounds or 6.0 min.');
     expect(roundsLine({ rounds: 30, stoppedBy: 'round cap', elapsedMs: 1 }, rule)).toContain('**hit the round cap** (30)');
     expect(roundsLine({ rounds: 8, stoppedBy: 'time cap', elapsedMs: 1 }, rule)).toContain('**hit the time cap** (6.0 min)');
+    expect(roundsBrief({ rounds: 12, stoppedBy: 'tight', elapsedMs: 1 })).toBe('12 rounds, intervals tight');
+    expect(roundsBrief({ rounds: 30, stoppedBy: 'round cap', elapsedMs: 1 })).toBe('30 rounds, stopped at the round cap');
   });
 });

@@ -174,6 +174,11 @@ export function comparisonRow(c: Comparison): string[] {
   return [`${c.metric} (${c.better} is better)`, formatInterval(c.cmp), formatInterval(c.aa), `${v}${wide}${aaOff}`];
 }
 
+/** "12 rounds, intervals tight" or "30 rounds, stopped at the round cap": for a table's title. */
+export function roundsBrief(r: RoundsResult): string {
+  return `${r.rounds} rounds, ${r.stoppedBy === 'tight' ? 'intervals tight' : `stopped at the ${r.stoppedBy}`}`;
+}
+
 /** "12 rounds in 3.1 min, stopped: every tracked interval within 3%" (or at a cap, said as such). */
 export function roundsLine(r: RoundsResult, rule: StoppingRule): string {
   const n = normaliseRule(rule);

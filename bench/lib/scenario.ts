@@ -1,3 +1,4 @@
+import type { StoppingRule } from './noise.js';
 import type { RouterSource } from './refs.js';
 import type { ScenarioReport } from './report.js';
 
@@ -14,6 +15,11 @@ export interface BenchContext {
    * with `--baseline-ref REF`, is the extra arm "router (before: REF)" of the overhead and memory scenarios.
    */
   sources: { now: RouterSource; before?: RouterSource };
+  /**
+   * Overrides of the stopping rule (bench/lib/noise.ts) from --ci-width, --min-rounds, --max-rounds and
+   * --max-minutes; each scenario that adds rounds until its intervals are tight has its own defaults.
+   */
+  stopping?: Partial<StoppingRule>;
 }
 
 export interface BenchScenario {

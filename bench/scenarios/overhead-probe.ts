@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { makeArm, type Arm, type ArmSpec } from '../lib/arms.js';
 import { allocationProfile, cpuProfile, registerSourceRoot, type Breakdown } from '../lib/profile.js';
 import { request } from '../lib/prompts.js';
+import { balancedOrder } from '../lib/noise.js';
 import { median } from '../lib/stats.js';
 
 export interface ProbeInput {
@@ -15,11 +16,18 @@ export interface ProbeInput {
   callsPerTrial: number;
   /** Calls to profile per arm (0: no profiles). */
   profileCalls: number;
+  /** Arms not to profile (the A/A twin: its profile would repeat its original's). */
+  profileSkip?: string[];
 }
 
 export interface ProbeOutput {
   /** Heap bytes allocated per call, one sample per clean trial (no GC ran inside it). */
   allocBytes: Record<string, number[]>;
+  /**
+   * Heap bytes per call by trial, null where a GC ran inside the trial: trial t of every arm ran in the
+   * same block, so arms pair by trial (bench/lib/noise.ts), as rounds do.
+   */
+  allocByTrial: Record<string, Array<number | null>>;
   /** Trials thrown away because a GC ran inside them. */
   discarded: Record<string, number>;
   cpu?: Record<string, Breakdown>;
@@ -45,9 +53,10 @@ async function main(input: ProbeInput): Promise<ProbeOutput> {
   obs.observe({ entryTypes: ['gc'] });
 
   const allocBytes: Record<string, number[]> = Object.fromEntries(arms.map((a) => [a, []]));
+  const allocByTrial: Record<string, Array<number | null>> = Object.fromEntries(arms.map((a) => [a, []]));
   const discarded: Record<string, number> = Object.fromEntries(arms.map((a) => [a, 0]));
   for (let t = 0; t < input.trials; t++) {
-    for (const arm of t % 2 === 0 ? arms : [...arms].reverse()) {
+    for (const arm of balancedOrder(arms, t)) {
       gc();
       gc();
       await sleep(5);
@@ -57,17 +66,22 @@ async function main(input: ProbeInput): Promise<ProbeOutput> {
       const h1 = process.memoryUsage().heapUsed;
       const t1 = performance.now();
       await sleep(5); // GC entries are delivered on a later tick
-      if (gcAt.some((at) => at >= t0 && at <= t1)) discarded[arm]!++;
-      else allocBytes[arm]!.push((h1 - h0) / input.callsPerTrial);
+      if (gcAt.some((at) => at >= t0 && at <= t1)) {
+        discarded[arm]!++;
+        allocByTrial[arm]!.push(null);
+      } else {
+        allocBytes[arm]!.push((h1 - h0) / input.callsPerTrial);
+        allocByTrial[arm]!.push((h1 - h0) / input.callsPerTrial);
+      }
     }
   }
   obs.disconnect();
 
-  const out: ProbeOutput = { allocBytes, discarded };
+  const out: ProbeOutput = { allocBytes, allocByTrial, discarded };
   if (input.profileCalls > 0) {
     out.cpu = {};
     out.alloc = {};
-    for (const arm of arms) {
+    for (const arm of arms.filter((a) => !input.profileSkip?.includes(a))) {
       const fn = fns[arm]!;
       const run = async () => {
         for (let i = 0; i < input.profileCalls; i++) await fn();

@@ -5,6 +5,7 @@ import { UNLIMITED_SIM, makeArm, type Arm, type ArmSpec } from '../lib/arms.js';
 import { foreignLoad } from '../lib/contention.js';
 import { num, pct, withIqr } from '../lib/format.js';
 import { closedLoop, interleaved, mixedClosedLoop, sequential } from '../lib/load.js';
+import { balancedOrder, compare, comparisonColumns, comparisonRow, formatInterval, roundsBrief, roundsLine, roundsUntilTight, type Comparison, type StoppingRule } from '../lib/noise.js';
 import { nextMessage, spawnNode } from '../lib/node-child.js';
 import { plainUpstream, type Placement, type PlainUpstream } from '../lib/plain-upstream.js';
 import type { Breakdown } from '../lib/profile.js';
@@ -43,6 +44,15 @@ function rotate<T>(xs: readonly T[], k: number): T[] {
   return xs.map((_, i) => xs[(i + k) % xs.length]!);
 }
 
+/**
+ * How many rounds of c=1 and c=20: pairs of rounds (ABBA) until the tracked intervals (c=1 p50, c=20
+ * throughput and CPU a call, of the router now against the baseline and of the A/A twin) are 3% wide.
+ */
+function stoppingRule(ctx: BenchContext): StoppingRule {
+  const defaults: StoppingRule = ctx.quick ? { width: 0.03, minRounds: 2, maxRounds: 2, maxMs: 0 } : { width: 0.03, minRounds: 6, maxRounds: 30, maxMs: 6 * 60_000 };
+  return Object.assign(defaults, ctx.stopping);
+}
+
 async function probe(input: ProbeInput): Promise<ProbeOutput> {
   const child = spawnNode(new URL('./overhead-probe.ts', import.meta.url), {
     role: 'client',
@@ -73,16 +83,22 @@ function gcMeter() {
 }
 
 /**
- * The arms: the bare SDK, the router of `--baseline-ref` (if given), the router now (working tree or
- * `--ref-now`) on its default transport (node:http), and the router now on the SDK's own fetch: the
- * like-for-like figure of what the router adds to the SDK, transport aside.
+ * The arms: the bare SDK, the router of `--baseline-ref` (if given), the A/A twin of the comparisons'
+ * baseline (a second router of `--baseline-ref`, or without it a second bare SDK: same code, its own
+ * instance, measured like every arm), the router now (working tree or `--ref-now`) on its default
+ * transport (node:http), and the router now on the SDK's own fetch: the like-for-like figure of what the
+ * router adds to the SDK, transport aside.
  */
 export function overheadArms(ctx: BenchContext): ArmSpec[] {
   const { now, before } = ctx.sources;
   const nowName = now.ref ? `now: ${now.label}` : 'now';
+  const twin: ArmSpec = before
+    ? { name: 'before-aa', label: `router (before: ${before.label}), A/A twin`, kind: 'router', root: before.root }
+    : { name: 'direct-aa', label: 'bare SDK, A/A twin', kind: 'sdk' };
   return [
     { name: 'direct', label: 'bare SDK (maxRetries 0)', kind: 'sdk' },
     ...(before ? [{ name: 'before', label: `router (before: ${before.label})`, kind: 'router', root: before.root } as const] : []),
+    twin,
     { name: 'router', label: `router (${nowName}, tokenizer: auto)`, kind: 'router', root: now.root },
     { name: 'router-fetch', label: `router (${nowName}, transport: fetch, as the bare SDK)`, kind: 'router', root: now.root, transport: 'fetch' },
   ];
@@ -93,7 +109,7 @@ export const overhead: BenchScenario = {
   title: '1. Overhead: router.chat against the bare openai SDK (zero-latency simulator)',
   async run(ctx: BenchContext): Promise<ScenarioReport> {
     const q = ctx.quick;
-    const rounds = q ? 2 : 7;
+    const rule = stoppingRule(ctx);
     const seqCalls = q ? 30 : 800;
     const c20Ms = q ? 150 : 1500;
     const warmup = q ? 30 : 600;
@@ -104,6 +120,10 @@ export const overhead: BenchScenario = {
     const ROUTERS = ARMS.slice(1);
     const LABEL = Object.fromEntries(specs.map((s) => [s.name, s.label])) as Record<string, string>;
     const hasBefore = ARMS.includes('before');
+    // What each comparison is against, its A/A twin, and the arms compared with it.
+    const BASE = hasBefore ? 'before' : 'direct';
+    const TWIN = hasBefore ? 'before-aa' : 'direct-aa';
+    const CANDIDATES = hasBefore ? ['router'] : ['router', 'router-fetch'];
 
     const sim = await SimProcess.launch({ seed: 7, providers: { primary: { type: 'openai', limits: UNLIMITED_SIM }, secondary: { type: 'openai', limits: UNLIMITED_SIM } } });
     const baseURLs = { primary: sim.baseURL('primary'), secondary: sim.baseURL('secondary') };
@@ -127,15 +147,24 @@ export const overhead: BenchScenario = {
       const mixed: Record<string, MixedRound[]> = Object.fromEntries(ARMS.map((a) => [a, []]));
       // Share of the client's core taken by other processes in each c=1 round (pinned runs only).
       const foreign: number[] = [];
-      for (let r = 0; r < rounds; r++) {
-        ctx.log(`overhead: round ${r + 1}/${rounds}`);
-        // Call by call: direct, router, router-fetch, direct, ... so drift hits every arm alike.
+      // The intervals the stopping rule waits for: the main candidate against the baseline, and the A/A.
+      const tracked = () => [
+        compare('', 'lower', seq[CANDIDATES[0]!]!.map((x) => x.p50), seq[BASE]!.map((x) => x.p50), seq[TWIN]!.map((x) => x.p50), rule.width),
+        compare('', 'higher', c20[CANDIDATES[0]!]!.map((x) => x.rps), c20[BASE]!.map((x) => x.rps), c20[TWIN]!.map((x) => x.rps), rule.width),
+        compare('', 'lower', c20[CANDIDATES[0]!]!.map((x) => x.cpuUsPerCall), c20[BASE]!.map((x) => x.cpuUsPerCall), c20[TWIN]!.map((x) => x.cpuUsPerCall), rule.width),
+      ].flatMap((c) => [c.cmp, c.aa]);
+      const roundOf = async (r: number) => {
+        const widths = r >= 2 ? ` (widest interval so far ${(Math.max(...tracked().map((i) => i.width)) * 100).toFixed(1)}%)` : '';
+        ctx.log(`overhead: round ${r + 1} (at least ${rule.minRounds}, at most ${rule.maxRounds})${widths}`);
+        // Call by call: direct, router, router-fetch, direct, ... so drift hits every arm alike. The
+        // order is balanced across rounds (ABBA): each two arms run in each order equally often.
+        const order = balancedOrder(ARMS, r);
         const load = foreignLoad('1');
-        const lat = await interleaved(seqCalls, rotate(ARMS, r).map((arm) => [arm, fns[arm]!] as const));
+        const lat = await interleaved(seqCalls, order.map((arm) => [arm, fns[arm]!] as const));
         foreign.push(load().share);
         for (const arm of ARMS) seq[arm]!.push({ p50: quantile(lat[arm]!, 0.5), p99: quantile(lat[arm]!, 0.99) });
-        // c=20, one arm at a time (each its own window, CPU and GC).
-        for (const arm of rotate(ARMS, r + 1)) {
+        // c=20, one arm at a time (each its own window, CPU and GC), in the round's order.
+        for (const arm of order) {
           const t0 = performance.now();
           const res = await closedLoop(20, c20Ms, fns[arm]!);
           const t1 = performance.now();
@@ -147,7 +176,7 @@ export const overhead: BenchScenario = {
           });
         }
         // c=20, every arm in one loop, worker by worker taking the arms in turn (same load, GC, event loop).
-        const mix = await mixedClosedLoop(20, c20Ms * ARMS.length, rotate(ARMS, r).map((arm) => [arm, fns[arm]!] as const));
+        const mix = await mixedClosedLoop(20, c20Ms * ARMS.length, order.map((arm) => [arm, fns[arm]!] as const));
         for (const arm of ARMS) {
           const m = mix.arms[arm]!;
           mixed[arm]!.push({
@@ -155,7 +184,10 @@ export const overhead: BenchScenario = {
             rps: (m.completed / mix.elapsedMs) * 1000, errors: m.errors,
           });
         }
-      }
+      };
+      const stopped = await roundsUntilTight(rule, roundOf, tracked, () => performance.now());
+      const rounds = stopped.rounds;
+      ctx.log(`overhead: ${roundsLine(stopped, rule)}`);
 
       // c=1 against a plain node:http upstream (no simulator, no rate-limit headers), in this process and in a child.
       const placements: Placement[] = ['separate process', 'in-process'];
@@ -175,7 +207,7 @@ export const overhead: BenchScenario = {
         ctx.log(`overhead: plain upstream, c=1, round ${r + 1}/${plainRounds}`);
         for (const placement of rotate(placements, r)) {
           const arms = plain[placement]!.arms;
-          const lat = await interleaved(plainCalls, rotate(arms, r).map((a) => [a.spec.name, a.call] as const));
+          const lat = await interleaved(plainCalls, balancedOrder(arms, r).map((a) => [a.spec.name, a.call] as const));
           for (const arm of ARMS) plainSeq[placement][arm]!.push({ p50: quantile(lat[arm]!, 0.5), p99: quantile(lat[arm]!, 0.99) });
         }
       }
@@ -204,7 +236,7 @@ export const overhead: BenchScenario = {
 
       ctx.log('overhead: heap bytes per call and profiles (child process, --expose-gc, 64 MB semi-space)');
       const probed = await probe({
-        baseURLs, arms: specs, warmup: q ? 30 : 500, trials: q ? 2 : 9, callsPerTrial: q ? 30 : 200, profileCalls: q ? 0 : 3000,
+        baseURLs, arms: specs, warmup: q ? 30 : 500, trials: q ? 2 : 12, callsPerTrial: q ? 30 : 200, profileCalls: q ? 0 : 3000, profileSkip: [TWIN],
       });
       const alloc = (arm: string) => spread(probed.allocBytes[arm] ?? []);
       const addedAlloc = (arm: string) => alloc(arm).median - alloc('direct').median;
@@ -243,23 +275,31 @@ export const overhead: BenchScenario = {
         { columns: ['metric', ...ARMS.map((a) => LABEL[a]!)], rows },
         { title: 'The interleaved method: c=20 with the arms mixed in one loop (simulator), and c=1 against a plain node:http upstream', columns: ['metric', ...ARMS.map((a) => LABEL[a]!)], rows: interleavedRows },
       ];
-      const paired = (xs: Record<string, Array<Record<string, number>>>, k: string, f: (now: number, before: number) => number, keepOnly = false) =>
-        spread((keepOnly ? kept(xs.router!) : xs.router!).map((x, i) => f(x[k]!, (keepOnly ? kept(xs.before!) : xs.before!)[i]![k]!)));
-      if (hasBefore) {
-        const seqR = seq as unknown as Record<string, Array<Record<string, number>>>;
-        const c20R = c20 as unknown as Record<string, Array<Record<string, number>>>;
-        tables.push({
-          title: `Router now against router before (${ctx.sources.before!.label}), same run, paired by round`,
-          columns: ['metric', 'now − before', 'now ÷ before'],
-          rows: [
-            ['c=1 p50 (µs)', withIqr(paired(seqR, 'p50', (n, b) => n - b, true), 1), withIqr(paired(seqR, 'p50', (n, b) => n / b, true), 3)],
-            ['c=1 p99 (µs)', withIqr(paired(seqR, 'p99', (n, b) => n - b, true), 1), withIqr(paired(seqR, 'p99', (n, b) => n / b, true), 3)],
-            ['c=20 throughput (req/s)', withIqr(paired(c20R, 'rps', (n, b) => n - b), 0), withIqr(paired(c20R, 'rps', (n, b) => n / b), 3)],
-            ['CPU per call (µs)', withIqr(paired(c20R, 'cpuUsPerCall', (n, b) => n - b), 1), withIqr(paired(c20R, 'cpuUsPerCall', (n, b) => n / b), 3)],
-            ['heap allocated per call (bytes)', num(alloc('router').median - alloc('before').median, 0), num(alloc('router').median / alloc('before').median, 3)],
-          ],
-        });
-      }
+      // Every comparison: per-round ratios against the baseline (the router before, or the bare SDK), with
+      // the A/A twin's beside it (bench/lib/noise.ts). Heap bytes pair the probe's trials (both arms clean).
+      const baseLabel = hasBefore ? 'before' : 'bare SDK';
+      const comparisons = (arm: string): Comparison[] => {
+        const who = CANDIDATES.length > 1 ? `${LABEL[arm]}: ` : '';
+        const of = <T>(xs: Record<string, T[]>, k: keyof T, better: 'lower' | 'higher', metric: string) =>
+          compare(`${who}${metric}`, better, xs[arm]!.map((x) => x[k] as number), xs[BASE]!.map((x) => x[k] as number), xs[TWIN]!.map((x) => x[k] as number), rule.width);
+        const heap = (a: string) => probed.allocByTrial?.[a]?.map((x) => x ?? Number.NaN) ?? [];
+        return [
+          of(seq, 'p50', 'lower', 'c=1 p50'),
+          of(seq, 'p99', 'lower', 'c=1 p99'),
+          of(c20, 'rps', 'higher', 'c=20 throughput'),
+          of(c20, 'cpuUsPerCall', 'lower', 'CPU per call (c=20)'),
+          of(c20, 'p99', 'lower', 'c=20 p99'),
+          compare(`${who}heap allocated per call`, 'lower', heap(arm), heap(BASE), heap(TWIN), rule.width),
+        ];
+      };
+      const compared = Object.fromEntries(CANDIDATES.map((a) => [a, comparisons(a)]));
+      tables.push({
+        title: hasBefore
+          ? `Router now against router before (${ctx.sources.before!.label}), same run: per-round ratios with the A/A twin beside each (${roundsBrief(stopped)})`
+          : `Against the bare SDK, same run: per-round ratios with the A/A twin (a second bare SDK) beside each (${roundsBrief(stopped)})`,
+        columns: comparisonColumns({ cmp: hasBefore ? 'now ÷ before' : `arm ÷ ${baseLabel}`, aa: `A/A: ${baseLabel} twin ÷ ${baseLabel}` }),
+        rows: CANDIDATES.flatMap((a) => compared[a]!.map(comparisonRow)),
+      });
 
       const main = 'router';
       const a50 = added(main, 'p50').median;
@@ -282,18 +322,15 @@ export const overhead: BenchScenario = {
         targets.push(check(`added p50 at c=1, plain upstream ${p} (router)`, '≤ 20 µs', `${num(v, 1)} µs`, v <= 20, overBy(v, 20, 'µs')));
       }
       if (hasBefore) {
-        // "No figure may get worse": now against before, per-round paired, median.
-        const d50 = added(main, 'p50').median - added('before', 'p50').median;
-        const dr = tr - ratio('before').median;
-        const dAlloc = allocAdd - addedAlloc('before');
-        targets.push(
-          check('added p50 at c=1, now vs before', '≤ before\'s', `${num(a50, 1)} vs ${num(added('before', 'p50').median, 1)} µs`, d50 <= 0, `+${num(d50, 1)} µs worse`),
-          check('throughput ratio at c=20, now vs before', '≥ before\'s', `${num(tr, 3)}x vs ${num(ratio('before').median, 3)}x`, dr >= 0, `${num(dr * 100, 1)} points worse`),
-          check('heap allocated per call, now vs before', '≤ before\'s', `${num(allocAdd, 0)} vs ${num(addedAlloc('before'), 0)} B`, dAlloc <= 0, `+${num(dAlloc, 0)} B worse`),
-        );
+        // "No figure may get worse": now against before, beyond the A/A interval of the same run.
+        for (const c of compared.router!.filter((x) => !x.metric.includes('p99'))) {
+          targets.push(check(`${c.metric}, now vs before`, 'not worse beyond its A/A interval', `${formatInterval(c.cmp)} (A/A ${formatInterval(c.aa)})`,
+            c.verdict !== 'worse beyond noise', `worse beyond noise${c.tight ? '' : ' (interval wider than the rule\'s)'}`));
+        }
       }
 
       const notes: string[] = [];
+      notes.push(`Comparisons (the ratio table): ${roundsLine(stopped, rule)} A ratio is per round (the arms of a round share the machine's state), its interval the 95% t-interval of the rounds' log ratios; the A/A line is the twin of the baseline (${LABEL[TWIN]}) against the baseline, measured the same way in the same rounds: the noise floor. A verdict says "beyond noise" only when the interval excludes 1 and lies wholly outside the A/A interval (bench/README.md, "Change or noise").`);
       const errors = ARMS.map((a) => [a, c20[a]!.reduce((n, x) => n + x.errors, 0) + mixed[a]!.reduce((n, x) => n + x.errors, 0)] as const).filter(([, n]) => n > 0);
       if (errors.length) notes.push(`**Calls failed during the c=20 runs, which invalidates them**: ${errors.map(([a, n]) => `${a} ${n}`).join(', ')}.`);
       const dropped = keep.filter((k) => !k).length;
@@ -307,7 +344,7 @@ export const overhead: BenchScenario = {
       notes.push('In the mixed c=20 loop every worker takes the arms in turn, so each arm completes the same number of calls by construction (the "completed calls/s" row); its throughput ratio is the SDK\'s mean latency over the arm\'s (Little\'s law, X = N / R): the throughput 20 workers would reach on that arm, under the shared load. Why it and the plain-upstream figures differ from the rows above: bench/README.md, "Why the interleaved figures differ".');
       if (probed.cpu) {
         const cpuCats = (arm: string) => probed.cpu![arm]!.byCategory;
-        for (const arm of ROUTERS.filter((a) => a !== 'router-fetch')) {
+        for (const arm of ROUTERS.filter((a) => a !== 'router-fetch' && a !== TWIN)) {
           const deltas = Object.keys({ ...cpuCats(arm), ...cpuCats('direct') })
             .map((k) => [k, (cpuCats(arm)[k] ?? 0) - (cpuCats('direct')[k] ?? 0)] as const)
             .filter(([, v]) => Math.abs(v) >= 1).sort((a, b) => b[1] - a[1]);
@@ -321,14 +358,15 @@ export const overhead: BenchScenario = {
         method: [
           'Simulator in its own process (core 0), client on core 1; zero latency; one short prompt (maxTokens 64).',
           `Router: chain primary → secondary (two openai-type providers), breaker, RPM/TPM/concurrency budgets (never binding), retries, all at defaults; silent pino logger.${hasBefore ? ` The "before" arm is the same config through the router of ${ctx.sources.before!.label}, materialised outside the repo (git archive, node_modules symlinked) and imported into this process next to the router now; it is interleaved exactly like the other arms.` : ''}`,
-          `c=1: ${rounds} rounds × ${seqCalls} sequential calls per arm, interleaved call by call (arm order rotated each round); figures are medians of round figures [IQR]; added = per-round difference against the bare SDK.`,
-          `c=20: closed loop, 20 workers, ${c20Ms} ms per arm per round, one arm at a time; CPU from process.cpuUsage() over the same window; GC pauses (PerformanceObserver "gc") that started in the window.`,
+          `c=1: ${rounds} rounds × ${seqCalls} sequential calls per arm, interleaved call by call (arm order balanced across rounds, ABBA: each round pair runs the arms in one order and then its reverse, and each pair starts one arm later); figures are medians of round figures [IQR]; added = per-round difference against the bare SDK.`,
+          `c=20: closed loop, 20 workers, ${c20Ms} ms per arm per round, one arm at a time in the round's order; CPU from process.cpuUsage() over the same window; GC pauses (PerformanceObserver "gc") that started in the window.`,
+          `Rounds (c=1, c=20 and the mixed loop together): pairs of rounds until the 95% intervals of c=1 p50, c=20 throughput and CPU a call (${LABEL[CANDIDATES[0]!]} ÷ ${LABEL[BASE]}, and the A/A twin ÷ ${LABEL[BASE]}) are each at most ${(rule.width * 100).toFixed(1)}% wide; at least ${rule.minRounds}, at most ${rule.maxRounds} rounds, no new pair after ${(rule.maxMs / 60_000).toFixed(1)} min.`,
           `Interleaved method: c=20 mixed: each round one closed loop of 20 workers for ${c20Ms * ARMS.length} ms in which each worker takes the arms in turn, call by call. Plain upstream: a node:http server answering one fixed chat completion with no rate-limit headers, in a child process (core 0) and in this process; ${plainRounds} rounds × ${plainCalls} calls per arm, interleaved call by call, both placements each round.`,
           'Heap bytes per call: a child with --expose-gc and a fixed 64 MB semi-space; gc() twice, then N calls, heapUsed after minus before; any trial in which a GC ran (PerformanceObserver "gc") is discarded; median of clean trials.',
         ],
         tables, targets, notes,
         data: {
-          arms: specs, rounds, seqCalls, c20Ms, seq, foreignShareC1: foreign, c20, mixed, plainRounds, plainCalls, plain: plainSeq, keep, floorP99,
+          arms: specs, rounds, stopping: { rule, ...stopped }, comparisons: compared, seqCalls, c20Ms, seq, foreignShareC1: foreign, c20, mixed, plainRounds, plainCalls, plain: plainSeq, keep, floorP99,
           allocBytes: probed.allocBytes, allocDiscarded: probed.discarded, cpuProfile: probed.cpu, allocProfile: probed.alloc,
         },
       };
