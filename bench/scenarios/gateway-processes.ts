@@ -100,20 +100,25 @@ function handle(name: string, child: ChildProcess, baseURL: string, headers: Rec
 /** How `switchyard serve` is started: node's arguments before `serve`. */
 export type ServeEntry = string[];
 
+/** The sources under `root` (this checkout, or a ref materialised by lib/refs.ts) through tsx. */
+export function tsxEntry(root: string): ServeEntry {
+  return ['--import', 'tsx', join(root, 'src/cli/main.ts')];
+}
+
 /** From the TypeScript sources through tsx (what `npm run switchyard` runs): quick, but tsx names every function it makes. */
-export const TSX_ENTRY: ServeEntry = ['--import', 'tsx', join(REPO_ROOT, 'src/cli/main.ts')];
+export const TSX_ENTRY: ServeEntry = tsxEntry(REPO_ROOT);
 
 /**
  * The working tree compiled as `npm run build` compiles it (tsconfig.build.json), into `.bench-dist/`
  * beside `dist/` (same depth, so relative paths resolve alike): what `npx switchyard serve` runs.
  * tsx's output calls a naming helper for every closure it makes, which a gateway makes per request.
  */
-export function builtEntry(): ServeEntry {
-  const outDir = join(REPO_ROOT, '.bench-dist');
+export function builtEntry(root: string = REPO_ROOT): ServeEntry {
+  const outDir = join(root, '.bench-dist');
   rmSync(outDir, { recursive: true, force: true });
   const tsc = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', join(REPO_ROOT, 'tsconfig.build.json'), '--outDir', outDir], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`compiling the working tree for the gateway bench failed:\n${(r.stdout ?? '') + (r.stderr ?? '')}`);
+  const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', outDir], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`compiling ${root === REPO_ROOT ? 'the working tree' : root} for the gateway bench failed:\n${(r.stdout ?? '') + (r.stderr ?? '')}`);
   return [join(outDir, 'src/cli/main.js')];
 }
 
@@ -122,7 +127,7 @@ export function builtEntry(): ServeEntry {
  * primary → secondary, breakers, RPM/TPM/concurrency budgets, retries), request logs on at info (to
  * /dev/null, as a deployment writes them somewhere).
  */
-export async function startSwitchyard(upstreamBaseURL: string, core: string | undefined, workers = 1, entry: ServeEntry = TSX_ENTRY): Promise<GatewayProcess> {
+export async function startSwitchyard(upstreamBaseURL: string, core: string | undefined, workers = 1, entry: ServeEntry = TSX_ENTRY, name?: string): Promise<GatewayProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'switchyard-bench-gateway-'));
   const file = join(dir, 'router.config.mjs');
   const provider = { type: 'openai', apiKey: API_KEY, baseURL: upstreamBaseURL, timeoutMs: 60_000, limits: ROOMY_LIMITS };
@@ -135,7 +140,7 @@ export async function startSwitchyard(upstreamBaseURL: string, core: string | un
   const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' } });
   try {
     const m = await printed(child, /listening on (http:\/\/\S+)/, 'switchyard serve');
-    return handle(workers > 1 ? `switchyard serve --workers ${workers}` : 'switchyard serve', child, `${m[1]}/v1`, {}, () => rmSync(dir, { recursive: true, force: true }));
+    return handle(name ?? (workers > 1 ? `switchyard serve --workers ${workers}` : 'switchyard serve'), child, `${m[1]}/v1`, {}, () => rmSync(dir, { recursive: true, force: true }));
   } catch (err) {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

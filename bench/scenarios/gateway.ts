@@ -4,11 +4,13 @@ import { API_KEY, MODEL, benchRouter, chainConfig } from '../lib/arms.js';
 import { foreignLoad } from '../lib/contention.js';
 import { num, withIqr } from '../lib/format.js';
 import { closedLoop, interleaved } from '../lib/load.js';
+import { balancedOrder, compare, comparisonColumns, comparisonRow, roundsBrief, roundsLine, roundsUntilTight, type Comparison, type RoundsResult, type StoppingRule } from '../lib/noise.js';
 import { launchPlainUpstream, type PlainUpstream } from '../lib/plain-upstream.js';
 import { check, overBy, type ScenarioReport, type TargetCheck } from '../lib/report.js';
 import type { BenchContext, BenchScenario } from '../lib/scenario.js';
 import { quantile, spread, type Spread } from '../lib/stats.js';
-import { builtEntry, FLOOR_NAME, startFloor, startPortkey, startSwitchyard, TSX_ENTRY, type GatewayProcess } from './gateway-processes.js';
+import { nowVsBefore, type NowVsBefore } from './gateway-compare.js';
+import { builtEntry, FLOOR_NAME, startFloor, startPortkey, startSwitchyard, tsxEntry, type GatewayProcess } from './gateway-processes.js';
 import { hasWrk, runWrk, type WrkResult } from './gateway-wrk.js';
 
 // S2 of the performance anchors: proxy mode. The same zero-latency upstream (plain node:http, one
@@ -82,23 +84,58 @@ function gatewayArms(p: GatewayProcess): Arm[] {
   return p.name.startsWith('switchyard') ? [arm, armOf(p.name, p.baseURL, p.headers, p, true)] : [arm];
 }
 
-const rotate = <T>(xs: readonly T[], k: number) => xs.map((_, i) => xs[(i + k) % xs.length]!);
+/** The name of the direct arm's A/A twin: a second openai client on the same upstream. */
+const TWIN_NAME = 'bare SDK (direct), A/A twin';
 
-/** p50/p99 per arm, median of rounds; `foreign`: the share of the client's core other processes took, per round. */
-async function latencyRounds(arms: Arm[], rounds: number, perRound: number, warmup: number): Promise<{ byArm: Record<string, { p50: Spread; p99: Spread }>; foreign: number[] }> {
-  await interleaved(warmup, arms.map((a) => [a.name, a.call] as const));
-  const samples: Record<string, { p50: number[]; p99: number[] }> = Object.fromEntries(arms.map((a) => [a.name, { p50: [], p99: [] }]));
+/**
+ * The rounds' stopping rule (bench/lib/noise.ts): the c=1 rounds, and with --baseline-ref the rounds
+ * of now against before, each until their tracked intervals are 3% wide, within the caps.
+ */
+function stoppingRule(ctx: BenchContext, maxMinutes: number): StoppingRule {
+  const defaults: StoppingRule = ctx.quick ? { width: 0.03, minRounds: 2, maxRounds: 2, maxMs: 0 } : { width: 0.03, minRounds: 6, maxRounds: 20, maxMs: maxMinutes * 60_000 };
+  return Object.assign(defaults, ctx.stopping);
+}
+
+interface LatencyRounds {
+  /** p50/p99 per arm (the twin too), median of rounds. */
+  byArm: Record<string, { p50: Spread; p99: Spread }>;
+  /** The share of the client's core other processes took, per round. */
+  foreign: number[];
+  /** Every arm's p50 ÷ the direct arm's, per round, beside the twin's (the A/A). */
+  comparisons: Comparison[];
+  stopped: RoundsResult;
+}
+
+/**
+ * c=1 rounds, every arm and the direct arm's twin interleaved call by call, the order balanced across
+ * rounds (ABBA), until the p50 ratio of `tracked` to the direct arm and the A/A are within the rule.
+ */
+async function latencyRounds(arms: Arm[], twin: Arm, tracked: string, rule: StoppingRule, perRound: number, warmup: number, log: (line: string) => void): Promise<LatencyRounds> {
+  const all = [...arms, twin];
+  const direct = arms[0]!.name;
+  await interleaved(warmup, all.map((a) => [a.name, a.call] as const));
+  const samples: Record<string, { p50: number[]; p99: number[] }> = Object.fromEntries(all.map((a) => [a.name, { p50: [], p99: [] }]));
   const foreign: number[] = [];
-  for (let r = 0; r < rounds; r++) {
+  const p50Of = (name: string) => compare(`${name}: c=1 p50 (SDK client)`, 'lower', samples[name]!.p50, samples[direct]!.p50, samples[twin.name]!.p50, rule.width);
+  const round = async (r: number) => {
+    log(`gateway: c=1, round ${r + 1} (at least ${rule.minRounds}, at most ${rule.maxRounds})`);
     const load = foreignLoad('1');
-    const lat = await interleaved(perRound, rotate(arms, r).map((a) => [a.name, a.call] as const));
+    const lat = await interleaved(perRound, balancedOrder(all, r).map((a) => [a.name, a.call] as const));
     foreign.push(load().share);
     for (const [name, us] of Object.entries(lat)) {
       samples[name]!.p50.push(quantile(us, 0.5));
       samples[name]!.p99.push(quantile(us, 0.99));
     }
-  }
-  return { byArm: Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, { p50: spread(s.p50), p99: spread(s.p99) }])), foreign };
+  };
+  const stopped = await roundsUntilTight(rule, round, () => {
+    const c = p50Of(tracked);
+    return [c.cmp, c.aa];
+  }, () => performance.now());
+  log(`gateway: c=1: ${roundsLine(stopped, rule)}`);
+  return {
+    byArm: Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, { p50: spread(s.p50), p99: spread(s.p99) }])),
+    foreign, stopped, comparisons: arms.slice(1).map((a) => p50Of(a.name)),
+  };
 }
 
 async function sweep(arm: Arm, points: number[], seconds: number, core: string | undefined): Promise<SweepPoint[]> {
@@ -155,7 +192,8 @@ export const gateway: BenchScenario = {
     try {
       // --workers 2 gets both cores when pinning is on (the client and upstream then share them too).
       // The full run measures what `npx switchyard serve` runs (compiled); --quick, a smoke run, the sources through tsx.
-      const entry = ctx.quick ? TSX_ENTRY : builtEntry();
+      const { now, before } = ctx.sources;
+      const entry = ctx.quick ? tsxEntry(now.root) : builtEntry(now.root);
       const [sy, pk, sy2, fl] = await Promise.allSettled([
         startSwitchyard(upstream.baseURL, gatewayCore, 1, entry), startPortkey(upstream.baseURL, gatewayCore),
         ctx.quick ? Promise.reject(new Error('skipped in --quick')) : startSwitchyard(upstream.baseURL, pinned ? '0,1' : undefined, 2, entry),
@@ -172,11 +210,25 @@ export const gateway: BenchScenario = {
       if (!floor) notes.push(`The node:http floor proxy did not start, so it has no figures: ${((fl as PromiseRejectedResult).reason as Error)?.message}`);
       const arms = [armOf('bare SDK (direct)', upstream.baseURL, {}), ...(floor ? [armOf(floor.name, floor.baseURL, {}, floor)] : []), ...processes.flatMap(gatewayArms)];
       if (floor) processes.push(floor);
+      // --baseline-ref: switchyard serve of REF and its A/A twin (a second process of REF), run the way
+      // the one now runs (compiled; --quick: through tsx), for the now-vs-before rounds only.
+      const beforeProcs: GatewayProcess[] = [];
+      if (before) {
+        ctx.log(`gateway: starting switchyard serve of ${before.label} twice (before, and its A/A twin)`);
+        const beforeEntry = ctx.quick ? tsxEntry(before.root) : builtEntry(before.root);
+        const name = `switchyard serve (before: ${before.label})`;
+        beforeProcs.push(await startSwitchyard(upstream.baseURL, gatewayCore, 1, beforeEntry, name));
+        processes.push(beforeProcs[0]!);
+        beforeProcs.push(await startSwitchyard(upstream.baseURL, gatewayCore, 1, beforeEntry, `${name}, A/A twin`));
+        processes.push(beforeProcs[1]!);
+      }
       ctx.log(`gateway: arms ${arms.map((a) => a.name).join(', ')}`);
       for (const a of arms) await a.call();
 
-      const rounds = ctx.quick ? 1 : 7;
-      const measured = await latencyRounds(arms, rounds, ctx.quick ? 40 : 400, ctx.quick ? 20 : 500);
+      const c1Rule = stoppingRule(ctx, 4);
+      const twin = armOf(TWIN_NAME, upstream.baseURL, {});
+      const measured = await latencyRounds(arms, twin, processes[0]!.name, c1Rule, ctx.quick ? 40 : 400, ctx.quick ? 20 : 500, ctx.log);
+      const rounds = measured.stopped.rounds;
       const lat = measured.byArm;
       const direct = lat[arms[0]!.name]!;
       const busy = measured.foreign.filter((f) => f > 0.1).length;
@@ -185,6 +237,15 @@ export const gateway: BenchScenario = {
       }
 
       const wrk = hasWrk();
+      let compared: NowVsBefore | undefined;
+      if (before && beforeProcs.length === 2) {
+        const nowArms = gatewayArms(processes[0]!);
+        const [bArms, tArms] = beforeProcs.map(gatewayArms) as [Arm[], Arm[]];
+        compared = await nowVsBefore({
+          paths: nowArms.map((a, i) => ({ path: i === 0 ? 'pass-through' : 'translated', now: a, before: bArms[i]!, twin: tArms[i]! })),
+          beforeLabel: before.label, rule: stoppingRule(ctx, 6), callsPerRound: ctx.quick ? 30 : 200, wrkSeconds: ctx.quick ? 1 : 2, wrk, core: clientCore, log: ctx.log,
+        });
+      }
       const sweeps: Record<string, SweepPoint[]> = {};
       if (wrk) {
         for (const a of arms) {
@@ -227,9 +288,9 @@ export const gateway: BenchScenario = {
         ],
       };
       const latencyTable = {
-        title: `c=1, the openai SDK as the client, arms interleaved call by call: median of ${rounds} round(s) [IQR], µs`,
+        title: `c=1, the openai SDK as the client, arms interleaved call by call (ABBA order): median of ${rounds} round(s) [IQR], µs; the last row is the bare SDK's A/A twin`,
         columns: ['arm', 'p50', 'p99', 'added p50', 'added p99'],
-        rows: arms.map((a) => {
+        rows: [...arms, twin].map((a) => {
           const l = lat[a.name]!;
           const added = (q: 'p50' | 'p99') => (a === arms[0] ? '-' : num(l[q].median - direct[q].median));
           return [a.name, withIqr(l.p50), withIqr(l.p99), added('p50'), added('p99')];
@@ -244,7 +305,12 @@ export const gateway: BenchScenario = {
         ])),
       };
 
-      const targets: TargetCheck[] = [];
+      const c1Table = {
+        title: `c=1 against the bare SDK, same rounds: per-round p50 ratios with the A/A (a second bare SDK client) beside each (${roundsBrief(measured.stopped)})`,
+        columns: comparisonColumns({ cmp: 'arm ÷ bare SDK', aa: 'A/A: bare SDK twin ÷ bare SDK' }),
+        rows: measured.comparisons.map(comparisonRow),
+      };
+      const targets: TargetCheck[] = [...(compared?.targets ?? [])];
       const summary: Record<string, Summary> = {};
       for (const a of arms.slice(1)) {
         const addedP99 = lat[a.name]!.p99.median - direct.p99.median;
@@ -322,6 +388,7 @@ export const gateway: BenchScenario = {
       if (translated && sySummary) {
         notes.push(`Translated against pass-through, one worker: added p50 ${num(translated.addedP50Us)} vs ${num(sySummary.addedP50Us)} µs; req/s at p99 ≤ 10 ms ${num(translated.rps10ms)} vs ${num(sySummary.rps10ms)}.`);
       }
+      notes.push(`c=1 rounds: ${roundsLine(measured.stopped, c1Rule)} (tracked: ${processes[0]!.name} ÷ bare SDK and the A/A).${compared ? ` Now vs before: ${roundsLine(compared.stopped, compared.rule)} (tracked: pass-through c=1 p50${wrk ? ', req/s and CPU a request' : ''}, now ÷ before and the A/A).` : ''} A ratio is per round, its interval the 95% t-interval of the rounds' log ratios; a verdict says "beyond noise" only when the interval excludes 1 and lies wholly outside the A/A interval (bench/README.md, "Change or noise").`);
       notes.push('Added latency = the arm minus the bare SDK calling the upstream directly, from the same client, in the same rounds (kind D in the anchors). wrk is closed loop: its latencies include queueing at the gateway.');
       return {
         name: 'gateway', title: gateway.title,
@@ -329,11 +396,16 @@ export const gateway: BenchScenario = {
           'Upstream: a plain node:http server answering every request at once with one chat completion and OpenAI rate-limit headers, in its own process.',
           'switchyard serve: the overhead scenario\'s router (chain primary → secondary on that upstream, breaker, RPM/TPM/concurrency budgets, retries), request logs on at info, one worker and --workers 2, compiled as `npm run build` compiles it (what `npx switchyard serve` runs; --quick runs the sources through tsx). Each is measured twice: pass-through (a plain text body, forwarded as the client sent it) and translated (the same prompt as a content part, which the gateway converts and the router sends through the openai SDK, as it does for an Anthropic target or tools). Portkey: `@portkey-ai/gateway` 1.15.2 started with --headless, held to 127.0.0.1, provider openai with x-portkey-custom-host set to the upstream. The floor (bench/scenarios/gateway-floor.mjs): 40 lines of node:http in and out, the body relayed with no router and no parse, on the gateways\' core: the least any Node.js gateway adds here.',
           'c=1: the openai SDK (maxRetries 0) in this process, arms interleaved call by call after a warm-up; p50/p99 per round, median of rounds. Also with wrk as the client (its c=1 point of the sweep minus the bare upstream\'s): the SDK and this process\'s GC add their own jitter to the SDK figure\'s p99. And (pinned runs) with wrk, the upstream and the gateway all on the client\'s core, the gateway moved there for 5 s with taskset -a -p: what the gateway adds without the wake-ups between vCPUs.',
+          `Rounds: c=1 rounds (the arms and a second bare SDK client, the A/A twin, in ABBA order) until the p50 ratio of ${processes[0]!.name} to the bare SDK and the A/A are each within ${(c1Rule.width * 100).toFixed(1)}% (${c1Rule.minRounds} to ${c1Rule.maxRounds} rounds, no new pair after ${(c1Rule.maxMs / 60_000).toFixed(1)} min).${compared ? ` Now vs before (--baseline-ref): switchyard serve of ${before!.label} in two processes (before and its A/A twin), compiled as the one now is, one worker each on the gateways' core; per round, in ABBA order over both paths of the three: c=1 by the openai SDK, interleaved call by call, then wrk at 16 connections per arm, with the gateway's CPU a request from /proc; rounds until the pass-through's c=1 p50, req/s and CPU a request (now ÷ before and twin ÷ before) are each within ${(compared.rule.width * 100).toFixed(1)}% (${compared.rule.minRounds} to ${compared.rule.maxRounds} rounds, no new pair after ${(compared.rule.maxMs / 60_000).toFixed(1)} min).` : ''}`,
           `Throughput: wrk with 1 thread at ${SWEEP.join(', ')} connections; the gateway's CPU from /proc. Requests per second per core = the best rate with p99 ≤ 10 ms and no errors${pinned ? ' (the gateway is pinned to one core)' : ', divided by the cores the gateway used (no pinning in this run)'}.`,
         ],
-        tables: [headline, latencyTable, ...(wrk ? [sweepTable] : []), cpuTable],
+        tables: [headline, ...(compared ? [compared.table] : []), latencyTable, c1Table, ...(wrk ? [sweepTable] : []), cpuTable],
         targets, notes,
-        data: { latency: lat, foreignLoadOnClientCore: measured.foreign, sweeps, oneCore, summary, cpu, pinned },
+        data: {
+          latency: lat, foreignLoadOnClientCore: measured.foreign, c1Rounds: { rule: c1Rule, ...measured.stopped, comparisons: measured.comparisons },
+          nowVsBefore: compared && { rule: compared.rule, ...compared.stopped, comparisons: compared.comparisons, rounds: compared.rounds },
+          sweeps, oneCore, summary, cpu, pinned,
+        },
       };
     } finally {
       for (const p of processes) await p.close();
