@@ -92,7 +92,7 @@ const TWIN_NAME = 'bare SDK (direct), A/A twin';
  * of now against before, each until their tracked intervals are 3% wide, within the caps.
  */
 function stoppingRule(ctx: BenchContext, maxMinutes: number): StoppingRule {
-  const defaults: StoppingRule = ctx.quick ? { width: 0.03, minRounds: 2, maxRounds: 2, maxMs: 0 } : { width: 0.03, minRounds: 6, maxRounds: 20, maxMs: maxMinutes * 60_000 };
+  const defaults: StoppingRule = ctx.quick ? { width: 0.03, minRounds: 2, maxRounds: 2, maxMs: 60_000 } : { width: 0.03, minRounds: 6, maxRounds: 20, maxMs: maxMinutes * 60_000 };
   return Object.assign(defaults, ctx.stopping);
 }
 

@@ -49,7 +49,7 @@ function rotate<T>(xs: readonly T[], k: number): T[] {
  * throughput and CPU a call, of the router now against the baseline and of the A/A twin) are 3% wide.
  */
 function stoppingRule(ctx: BenchContext): StoppingRule {
-  const defaults: StoppingRule = ctx.quick ? { width: 0.03, minRounds: 2, maxRounds: 2, maxMs: 0 } : { width: 0.03, minRounds: 6, maxRounds: 30, maxMs: 6 * 60_000 };
+  const defaults: StoppingRule = ctx.quick ? { width: 0.03, minRounds: 2, maxRounds: 2, maxMs: 60_000 } : { width: 0.03, minRounds: 6, maxRounds: 30, maxMs: 6 * 60_000 };
   return Object.assign(defaults, ctx.stopping);
 }
 
