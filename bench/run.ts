@@ -51,7 +51,7 @@ function usage(): string {
   --ci-width PCT    stop adding rounds once every tracked 95% interval is at most PCT % wide (hi / lo - 1)
   --min-rounds N    never fewer rounds (rounded up to an even number: ABBA pairs)
   --max-rounds N    never more rounds
-  --max-minutes M   start no new pair of rounds after M minutes (per scenario)`;
+  --max-minutes M   start no new pair of rounds after M minutes (per set of rounds: overhead has one, gateway two)`;
 }
 
 function positive(argv: string[], i: number, name: string): number {
