@@ -1,15 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import OpenAI from 'openai';
 import { API_KEY, MODEL, benchRouter, chainConfig } from '../lib/arms.js';
-import { foreignLoad } from '../lib/contention.js';
 import { num, withIqr } from '../lib/format.js';
-import { closedLoop, interleaved } from '../lib/load.js';
-import { balancedOrder, compare, comparisonColumns, comparisonRow, roundsBrief, roundsLine, roundsUntilTight, type Comparison, type RoundsResult, type StoppingRule } from '../lib/noise.js';
+import { closedLoop } from '../lib/load.js';
+import { comparisonColumns, comparisonRow, roundsBrief, roundsLine } from '../lib/noise.js';
 import { launchPlainUpstream, type PlainUpstream } from '../lib/plain-upstream.js';
 import { check, overBy, type ScenarioReport, type TargetCheck } from '../lib/report.js';
 import type { BenchContext, BenchScenario } from '../lib/scenario.js';
-import { quantile, spread, type Spread } from '../lib/stats.js';
+import { spread } from '../lib/stats.js';
 import { nowVsBefore, type NowVsBefore } from './gateway-compare.js';
+import { latencyRounds, stoppingRule, TWIN_NAME } from './gateway-latency.js';
 import { builtEntry, FLOOR_NAME, startFloor, startPortkey, startSwitchyard, tsxEntry, type GatewayProcess } from './gateway-processes.js';
 import { hasWrk, runWrk, type WrkResult } from './gateway-wrk.js';
 
@@ -82,60 +82,6 @@ function armOf(name: string, baseURL: string, headers: Record<string, string>, g
 function gatewayArms(p: GatewayProcess): Arm[] {
   const arm = armOf(p.name, p.baseURL, p.headers, p);
   return p.name.startsWith('switchyard') ? [arm, armOf(p.name, p.baseURL, p.headers, p, true)] : [arm];
-}
-
-/** The name of the direct arm's A/A twin: a second openai client on the same upstream. */
-const TWIN_NAME = 'bare SDK (direct), A/A twin';
-
-/**
- * The rounds' stopping rule (bench/lib/noise.ts): the c=1 rounds, and with --baseline-ref the rounds
- * of now against before, each until their tracked intervals are 3% wide, within the caps.
- */
-function stoppingRule(ctx: BenchContext, maxMinutes: number): StoppingRule {
-  const defaults: StoppingRule = ctx.quick ? { width: 0.03, minRounds: 2, maxRounds: 2, maxMs: 60_000 } : { width: 0.03, minRounds: 6, maxRounds: 20, maxMs: maxMinutes * 60_000 };
-  return Object.assign(defaults, ctx.stopping);
-}
-
-interface LatencyRounds {
-  /** p50/p99 per arm (the twin too), median of rounds. */
-  byArm: Record<string, { p50: Spread; p99: Spread }>;
-  /** The share of the client's core other processes took, per round. */
-  foreign: number[];
-  /** Every arm's p50 ÷ the direct arm's, per round, beside the twin's (the A/A). */
-  comparisons: Comparison[];
-  stopped: RoundsResult;
-}
-
-/**
- * c=1 rounds, every arm and the direct arm's twin interleaved call by call, the order balanced across
- * rounds (ABBA), until the p50 ratio of `tracked` to the direct arm and the A/A are within the rule.
- */
-async function latencyRounds(arms: Arm[], twin: Arm, tracked: string, rule: StoppingRule, perRound: number, warmup: number, log: (line: string) => void): Promise<LatencyRounds> {
-  const all = [...arms, twin];
-  const direct = arms[0]!.name;
-  await interleaved(warmup, all.map((a) => [a.name, a.call] as const));
-  const samples: Record<string, { p50: number[]; p99: number[] }> = Object.fromEntries(all.map((a) => [a.name, { p50: [], p99: [] }]));
-  const foreign: number[] = [];
-  const p50Of = (name: string) => compare(`${name}: c=1 p50 (SDK client)`, 'lower', samples[name]!.p50, samples[direct]!.p50, samples[twin.name]!.p50, rule.width);
-  const round = async (r: number) => {
-    log(`gateway: c=1, round ${r + 1} (at least ${rule.minRounds}, at most ${rule.maxRounds})`);
-    const load = foreignLoad('1');
-    const lat = await interleaved(perRound, balancedOrder(all, r).map((a) => [a.name, a.call] as const));
-    foreign.push(load().share);
-    for (const [name, us] of Object.entries(lat)) {
-      samples[name]!.p50.push(quantile(us, 0.5));
-      samples[name]!.p99.push(quantile(us, 0.99));
-    }
-  };
-  const stopped = await roundsUntilTight(rule, round, () => {
-    const c = p50Of(tracked);
-    return [c.cmp, c.aa];
-  }, () => performance.now());
-  log(`gateway: c=1: ${roundsLine(stopped, rule)}`);
-  return {
-    byArm: Object.fromEntries(Object.entries(samples).map(([name, s]) => [name, { p50: spread(s.p50), p99: spread(s.p99) }])),
-    foreign, stopped, comparisons: arms.slice(1).map((a) => p50Of(a.name)),
-  };
 }
 
 async function sweep(arm: Arm, points: number[], seconds: number, core: string | undefined): Promise<SweepPoint[]> {
@@ -395,7 +341,7 @@ export const gateway: BenchScenario = {
         method: [
           'Upstream: a plain node:http server answering every request at once with one chat completion and OpenAI rate-limit headers, in its own process.',
           'switchyard serve: the overhead scenario\'s router (chain primary → secondary on that upstream, breaker, RPM/TPM/concurrency budgets, retries), request logs on at info, one worker and --workers 2, compiled as `npm run build` compiles it (what `npx switchyard serve` runs; --quick runs the sources through tsx). Each is measured twice: pass-through (a plain text body, forwarded as the client sent it) and translated (the same prompt as a content part, which the gateway converts and the router sends through the openai SDK, as it does for an Anthropic target or tools). Portkey: `@portkey-ai/gateway` 1.15.2 started with --headless, held to 127.0.0.1, provider openai with x-portkey-custom-host set to the upstream. The floor (bench/scenarios/gateway-floor.mjs): 40 lines of node:http in and out, the body relayed with no router and no parse, on the gateways\' core: the least any Node.js gateway adds here.',
-          'c=1: the openai SDK (maxRetries 0) in this process, arms interleaved call by call after a warm-up; p50/p99 per round, median of rounds. Also with wrk as the client (its c=1 point of the sweep minus the bare upstream\'s): the SDK and this process\'s GC add their own jitter to the SDK figure\'s p99. And (pinned runs) with wrk, the upstream and the gateway all on the client\'s core, the gateway moved there for 5 s with taskset -a -p: what the gateway adds without the wake-ups between vCPUs.',
+          'c=1: the openai SDK (maxRetries 0) in this process, arms interleaved call by call in ABBA order after a warm-up; p50/p99 per round, median of rounds. Also with wrk as the client (its c=1 point of the sweep minus the bare upstream\'s): the SDK and this process\'s GC add their own jitter to the SDK figure\'s p99. And (pinned runs) with wrk, the upstream and the gateway all on the client\'s core, the gateway moved there for 5 s with taskset -a -p: what the gateway adds without the wake-ups between vCPUs.',
           `Rounds: c=1 rounds (the arms and a second bare SDK client, the A/A twin, in ABBA order) until the p50 ratio of ${processes[0]!.name} to the bare SDK and the A/A are each within ${(c1Rule.width * 100).toFixed(1)}% (${c1Rule.minRounds} to ${c1Rule.maxRounds} rounds, no new pair after ${(c1Rule.maxMs / 60_000).toFixed(1)} min).${compared ? ` Now vs before (--baseline-ref): switchyard serve of ${before!.label} in two processes (before and its A/A twin), compiled as the one now is, one worker each on the gateways' core; per round, in ABBA order over both paths of the three: c=1 by the openai SDK, interleaved call by call, then wrk at 16 connections per arm, with the gateway's CPU a request from /proc; rounds until the pass-through's c=1 p50, req/s and CPU a request (now ÷ before and twin ÷ before) are each within ${(compared.rule.width * 100).toFixed(1)}% (${compared.rule.minRounds} to ${compared.rule.maxRounds} rounds, no new pair after ${(compared.rule.maxMs / 60_000).toFixed(1)} min).` : ''}`,
           `Throughput: wrk with 1 thread at ${SWEEP.join(', ')} connections; the gateway's CPU from /proc. Requests per second per core = the best rate with p99 ≤ 10 ms and no errors${pinned ? ' (the gateway is pinned to one core)' : ', divided by the cores the gateway used (no pinning in this run)'}.`,
         ],
