@@ -138,7 +138,11 @@ async function main(): Promise<void> {
     ? 'client (this process and client children) on core 1, simulator children on core 0 (taskset)'
     : args.quick ? 'none (--quick)' : 'none (taskset unavailable, fewer than 2 cores, or BENCH_NO_PIN=1): client and simulator share the cores');
   if (!pinned) process.env.BENCH_PIN = '0';
-  const sources = { now: args.refNow ? materialise(args.refNow) : workingTree(), before: args.baselineRef ? materialise(args.baselineRef) : undefined };
+  const sources = {
+    now: args.refNow ? materialise(args.refNow) : workingTree(),
+    before: args.baselineRef ? materialise(args.baselineRef) : undefined,
+    beforeTwin: args.baselineRef ? materialise(args.baselineRef) : undefined,
+  };
   // The simulator and the token helpers come from the same code as the router now (lib/source.ts).
   if (args.refNow) process.env.BENCH_SRC_ROOT = sources.now.root;
   // A router that does not even load is reported here, before any scenario runs.

@@ -12,9 +12,11 @@ export interface BenchContext {
   log(line: string): void;
   /**
    * Where the router's code comes from: `now` is the working tree (or `--ref-now REF`); `before`, only
-   * with `--baseline-ref REF`, is the extra arm "router (before: REF)" of the overhead and memory scenarios.
+   * with `--baseline-ref REF`, is the extra arm "router (before: REF)" of the overhead and memory scenarios;
+   * `beforeTwin` is REF materialised a second time, so that the overhead scenario's A/A twin imports its
+   * own copy of the router's modules, as the router now and before do.
    */
-  sources: { now: RouterSource; before?: RouterSource };
+  sources: { now: RouterSource; before?: RouterSource; beforeTwin?: RouterSource };
   /**
    * Overrides of the stopping rule (bench/lib/noise.ts) from --ci-width, --min-rounds, --max-rounds and
    * --max-minutes; each scenario that adds rounds until its intervals are tight has its own defaults.

@@ -90,10 +90,11 @@ function gcMeter() {
  * router adds to the SDK, transport aside.
  */
 export function overheadArms(ctx: BenchContext): ArmSpec[] {
-  const { now, before } = ctx.sources;
+  const { now, before, beforeTwin } = ctx.sources;
   const nowName = now.ref ? `now: ${now.label}` : 'now';
+  // The twin imports its own copy of REF's modules (a second folder), as now and before are two copies.
   const twin: ArmSpec = before
-    ? { name: 'before-aa', label: `router (before: ${before.label}), A/A twin`, kind: 'router', root: before.root }
+    ? { name: 'before-aa', label: `router (before: ${before.label}), A/A twin`, kind: 'router', root: (beforeTwin ?? before).root }
     : { name: 'direct-aa', label: 'bare SDK, A/A twin', kind: 'sdk' };
   return [
     { name: 'direct', label: 'bare SDK (maxRetries 0)', kind: 'sdk' },
