@@ -109,8 +109,7 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
     }
   } catch (err) {
     // Past the headers an error can only be a frame; the router itself ends every stream with an event.
-    const { body } = errorReply(err);
-    await out.events([body]);
+    await out.events([openAIErrorFrame(err)]);
     out.end();
     return reply;
   } finally {
@@ -142,7 +141,7 @@ async function relayBytes(context: ReturnType<typeof contextOf>, reply: FastifyR
       }
     }
   } catch (err) {
-    await out.events([errorReply(err).body]);
+    await out.events([openAIErrorFrame(err)]);
   } finally {
     await events.return?.(undefined).catch(() => {});
   }
