@@ -10,7 +10,7 @@ import { errorReply, gatewayError } from '../error-reply.js';
 import { SseWriter } from '../sse-writer.js';
 import { startStream } from '../stream-start.js';
 import { chainOf, type GatewayState } from '../state.js';
-import { anthropicErrorOf } from './anthropic-error.js';
+import { anthropicErrorEvent } from './anthropic-error.js';
 import { anthropicParam } from './anthropic-param.js';
 import { anthropicStreamer } from './anthropic-stream.js';
 import { fromAnthropic } from './from-anthropic.js';
@@ -91,8 +91,7 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
     }
   } catch (err) {
     // Past the headers an error can only be an event; the router itself ends every stream with one.
-    const { body } = anthropicErrorOf(errorReply(err), request.id);
-    await out.named([body]);
+    await out.named([anthropicErrorEvent(err)]);
     out.end();
     return reply;
   } finally {
