@@ -1,6 +1,6 @@
 import type { StreamEvent } from '../../calls/stream.js';
 import type { ErrorKind } from '../../errors.js';
-import { errorReply } from '../error-reply.js';
+import { responsesFailure } from './failure.js';
 import type { SseWriter } from '../sse-writer.js';
 
 /** A Responses stream event as the upstream sent it, parsed: its `type`, its `sequence_number`, its `response` when it has one. */
@@ -99,7 +99,8 @@ export async function relayResponses(out: SseWriter, events: AsyncIterator<Strea
         if (out.gone) return;
       } else if (event.type === 'interrupted') {
         hooks.failed(event.error.kind);
-        await fail(event.error.code ?? event.error.kind, event.error.message);
+        const { code, message } = responsesFailure(event.error);
+        await fail(code, message);
         return;
       } else if (event.type === 'done') {
         const response = held === undefined ? undefined : terminalResponse(held);
@@ -110,7 +111,7 @@ export async function relayResponses(out: SseWriter, events: AsyncIterator<Strea
     }
   } catch (err) {
     // Past the headers an error can only be an event; the router itself ends every stream with one.
-    const { body } = errorReply(err);
-    await fail(body.error.code ?? 'server_error', body.error.message);
+    const { code, message } = responsesFailure(err);
+    await fail(code, message);
   }
 }

@@ -19,6 +19,7 @@ import { ResponsesEvents } from './stream-events.js';
 import { optionalString } from './wire-errors.js';
 import { responsesParam } from './wire-param.js';
 import { relayResponses } from './relay.js';
+import { responsesFailure } from './failure.js';
 import { rawBodyOf } from '../raw-body.js';
 
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -166,7 +167,8 @@ async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyR
       const event = next.value;
       if (event.type === 'interrupted') {
         context.kind = event.error.kind;
-        await out.named(translate.fail(event.error.code ?? event.error.kind, event.error.message));
+        const { code, message } = responsesFailure(event.error);
+        await out.named(translate.fail(code, message));
         break;
       }
       if (event.type === 'done') {
@@ -181,8 +183,8 @@ async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyR
     }
   } catch (err) {
     // Past the headers an error can only be an event; the router itself ends every stream with one.
-    const { body } = errorReply(err);
-    await out.named(translate.fail(body.error.code ?? 'server_error', body.error.message));
+    const { code, message } = responsesFailure(err);
+    await out.named(translate.fail(code, message));
   } finally {
     out.end();
     // A client that went away: stop reading, so the router aborts the upstream request and frees its slot.
