@@ -72,7 +72,7 @@ async function* failingStream(): AsyncGenerator<StreamEvent> {
   if (commit === 'before') throw failure;
   yield { type: 'start', provider: 'openai', model: 'gpt-4o-mini', attempts: [] };
   yield { type: 'text', delta: 'Hel' };
-  yield { type: 'interrupted', text: '', error: failure };
+  yield { type: 'interrupted', text: '', toolCalls: [], incompleteToolCalls: [], error: failure };
 }
 
 beforeAll(async () => {
