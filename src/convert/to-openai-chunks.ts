@@ -1,7 +1,10 @@
 import type OpenAI from 'openai';
 import type { RouterError } from '../errors.js';
 import type { ChatResult, ToolCall } from '../types.js';
+import { openAIErrorFrame, type OpenAIErrorFrame } from './openai-errors.js';
 import { completionId, openAIFinishReasonOf, openAIToolCallOf, openAIUsageOf, type ToOpenAIOptions } from './to-openai.js';
+
+export { openAIErrorFrame, type OpenAIErrorFrame } from './openai-errors.js';
 
 /** The router's stream events as DESIGN.md names them (what `router.stream` yields). */
 export type RouterStreamEvent =
@@ -11,16 +14,6 @@ export type RouterStreamEvent =
   | { type: 'tool_call'; toolCall: ToolCall }
   | { type: 'done'; result: ChatResult }
   | { type: 'interrupted'; text: string; toolCalls?: ToolCall[]; error: RouterError };
-
-/** The frame that ends an interrupted stream: the openai SDK throws on a `data:` object with an `error` key. */
-export interface OpenAIErrorFrame {
-  error: { message: string; type: string; param: null; code: string | null };
-}
-
-/** The error frame that ends an interrupted stream (`interrupted`'s error). */
-export function openAIErrorFrame(error: RouterError): OpenAIErrorFrame {
-  return { error: { message: error.message, type: 'server_error', param: null, code: error.kind } };
-}
 
 /** Options of `openAIChunker`. */
 export interface OpenAIChunkerOptions extends ToOpenAIOptions {

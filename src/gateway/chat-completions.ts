@@ -4,13 +4,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StreamEvent } from '../calls/stream.js';
 import { fromOpenAI } from '../convert/from-openai.js';
 import { openAIParam } from '../convert/openai-param.js';
-import { openAIChunker, openAIErrorFrame } from '../convert/to-openai-chunks.js';
+import { openAIChunker, openAIErrorFrame, type OpenAIChunker } from '../convert/to-openai-chunks.js';
 import { toOpenAI } from '../convert/to-openai.js';
 import { isRouterError } from '../errors.js';
 import type { ChatRequest } from '../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
 import { errorReply, gatewayError } from './error-reply.js';
 import { rawBodyOf } from './raw-body.js';
+import { relayEvents, type WireRelay } from './relay-events.js';
 import { SseWriter } from './sse-writer.js';
 import { startStream } from './stream-start.js';
 import { chainOf, type GatewayState } from './state.js';
@@ -77,75 +78,35 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
   // The chunks carry the text; `done` need not (the stream then holds none of it, at any length).
   const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
   const { start, res } = await startStream(request, reply, state.draining, events);
-  let next: IteratorResult<StreamEvent>;
   const out = new SseWriter(res);
   if (start.passThrough) return relayBytes(context, reply, out, events);
   const options = params.stream_options as { include_usage?: unknown } | undefined;
   const chunker = openAIChunker({ includeUsage: options?.include_usage === true });
-  try {
-    let event: StreamEvent = start;
-    for (;;) {
-      // Raw bytes come only after a pass-through start, which relayBytes answers.
-      const chunks = event.type === 'raw' ? [] : chunker.push(event);
-      if (event.type === 'interrupted') {
-        context.kind = event.error.kind;
-        await out.events(chunks);
-        out.end();
-        return reply;
-      }
-      const wrote = out.events(chunks);
-      if (wrote) await wrote;
-      if (event.type === 'done') {
-        out.done();
-        return reply;
-      }
-      if (out.gone) return reply;
-      next = await events.next();
-      if (next.done) {
-        out.end();
-        return reply;
-      }
-      event = next.value;
-    }
-  } catch (err) {
-    // Past the headers an error can only be a frame; the router itself ends every stream with an event.
-    const { body } = errorReply(err);
-    await out.events([body]);
-    out.end();
-    return reply;
-  } finally {
-    // A client that went away: stop reading, so the router aborts the upstream request and frees its slot.
-    await events.return?.(undefined).catch(() => {});
-  }
+  await relayEvents(out, events, start, CHUNKS, chunker, context);
+  return reply;
 }
+
+/** The translated stream: the router's events as OpenAI chunks, `data: [DONE]` after the finish. */
+const CHUNKS: WireRelay<OpenAIChunker> = {
+  endsWithDone: true,
+  // Raw bytes come only after a pass-through start, which relayBytes answers.
+  event: (out, chunker, event) => (event.type === 'raw' ? undefined : out.events(chunker.push(event))),
+  done: (out, chunker, event) => out.events(chunker.push(event)),
+  fail: (out, _chunker, err) => out.events([openAIErrorFrame(err)]),
+};
 
 /**
  * A pass-through stream after its start: the upstream's bytes as they came (its chunks, its
  * `[DONE]`), nothing of the gateway's own but the error frame that ends an interrupted stream.
  */
 async function relayBytes(context: ReturnType<typeof contextOf>, reply: FastifyReply, out: SseWriter, events: AsyncIterator<StreamEvent>): Promise<unknown> {
-  try {
-    for (;;) {
-      const next = await events.next();
-      if (next.done) break;
-      const event = next.value;
-      if (event.type === 'raw') {
-        const wrote = out.bytes(event.bytes);
-        if (wrote) await wrote;
-        if (out.gone) return reply;
-      } else if (event.type === 'interrupted') {
-        context.kind = event.error.kind;
-        await out.events([openAIErrorFrame(event.error)]);
-        break;
-      } else if (event.type === 'done') {
-        break;
-      }
-    }
-  } catch (err) {
-    await out.events([errorReply(err).body]);
-  } finally {
-    await events.return?.(undefined).catch(() => {});
-  }
-  out.end();
+  await relayEvents(out, events, undefined, BYTES, undefined, context);
   return reply;
 }
+
+const BYTES: WireRelay<undefined> = {
+  endsWithDone: false,
+  event: (out, _state, event) => (event.type === 'raw' ? out.bytes(event.bytes) : undefined),
+  done: () => undefined,
+  fail: (out, _state, err) => out.events([openAIErrorFrame(err)]),
+};

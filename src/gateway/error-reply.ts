@@ -1,3 +1,4 @@
+import { OPENAI_ERROR_TYPE, openAIErrorType } from '../convert/openai-errors.js';
 import { answerStatus } from '../decide/exhausted-status.js';
 import { ERROR_KINDS, errorFacts, isRouterError, type ErrorKind, type RouterError } from '../errors.js';
 
@@ -11,25 +12,12 @@ export interface ErrorReply {
   status: number;
   headers: Record<string, string>;
   body: ErrorEnvelope;
+  /** The RouterError kind answered, when it was one (another wire's envelope reads its own words by it); undefined for the gateway's own refusals. */
+  kind: ErrorKind | undefined;
 }
 
 /** The longest wait the openai SDKs honour from `retry-after(-ms)`; past it they back off on their own. */
 const SDK_MAX_HINT_MS = 60_000;
-
-/**
- * OpenAI's `type` word for each kind: wire vocabulary only. The status and the retry headers come
- * from the kind's facts (ERROR_FACTS, src/errors.ts), the same ones the router decides by.
- */
-const TYPE_BY_KIND: Readonly<Record<ErrorKind, string>> = {
-  invalid_request: 'invalid_request_error', bad_request: 'invalid_request_error', context_length: 'invalid_request_error',
-  content_filter: 'invalid_request_error', unsupported: 'invalid_request_error',
-  exhausted: 'upstream_error', rate_limited: 'rate_limit_error', local_limit: 'rate_limit_error', circuit_open: 'upstream_error',
-  quota_exhausted: 'insufficient_quota',
-  auth: 'upstream_error', not_found: 'upstream_error', server: 'upstream_error', transport: 'upstream_error', timeout: 'upstream_error',
-  invalid_output: 'upstream_error',
-  config: 'server_error', aborted: 'server_error',
-  budget_exceeded: 'insufficient_quota',
-};
 
 /**
  * `x-should-retry` for a kind, when it does not depend on a wait: `false` where retrying cannot help
@@ -44,7 +32,7 @@ function shouldRetry(kind: ErrorKind): 'false' | undefined {
 
 /** The envelope of an error the gateway raises itself (401, 404, 413, ...). */
 export function gatewayError(status: number, type: string, code: string | null, message: string, param: string | null = null, headers: Record<string, string> = {}): ErrorReply {
-  return { status, headers: Object.assign({}, (status < 500 ? { 'x-should-retry': 'false' } : {}), headers), body: { error: { message, type, param, code } } };
+  return { status, headers: Object.assign({}, (status < 500 ? { 'x-should-retry': 'false' } : {}), headers), body: { error: { message, type, param, code } }, kind: undefined };
 }
 
 /** `retry-after-ms` and `retry-after` (whole seconds, rounded up) for a wait in ms. */
@@ -85,9 +73,8 @@ function fromRouterError(err: RouterError, wireParam: WireParam | undefined): Er
     message = oneLine(message, err.param, param);
   }
   if (message.startsWith('fromOpenAI: ')) message = message.slice('fromOpenAI: '.length);
-  // An exhausted chain is an outage (its row) unless every failure was throttling: then it reads as one.
-  const type = err.kind === 'exhausted' && status === 429 ? 'rate_limit_error' : TYPE_BY_KIND[err.kind] ?? TYPE_BY_KIND.server;
-  return { status, headers, body: { error: { message, type, param, code } } };
+  // The wire's word for the kind (src/convert/openai-errors.ts): an exhausted chain that was only throttled reads as throttling.
+  return { status, headers, body: { error: { message, type: openAIErrorType(err, status), param, code } }, kind: err.kind };
 }
 
 /**
@@ -118,6 +105,6 @@ export function errorReply(err: unknown, wireParam?: WireParam): ErrorReply {
 export const STATUS_BY_KIND: Readonly<Record<ErrorKind, { status: number; type: string; retry?: 'false' }>> = Object.freeze(
   Object.fromEntries(ERROR_KINDS.map((kind) => {
     const retry = errorFacts(kind).clearsWithTime ? undefined : shouldRetry(kind);
-    return [kind, { status: errorFacts(kind).proxyStatus, type: TYPE_BY_KIND[kind], ...(retry ? { retry } : {}) }];
+    return [kind, { status: errorFacts(kind).proxyStatus, type: OPENAI_ERROR_TYPE[kind], ...(retry ? { retry } : {}) }];
   })) as Record<ErrorKind, { status: number; type: string; retry?: 'false' }>,
 );

@@ -1,4 +1,5 @@
 import type { StreamEvent } from '../../calls/stream.js';
+import { anthropicErrorEvent } from './anthropic-error.js';
 import { anthropicStopReason, anthropicUsageOf, messageId } from './to-anthropic.js';
 
 /** One server-sent event of the Messages stream: its `type` is also its `event:` name. */
@@ -98,7 +99,7 @@ export function anthropicStreamer(model?: string): AnthropicStreamer {
           break;
         }
         case 'interrupted':
-          out.push({ type: 'error', error: { type: event.error.kind === 'timeout' ? 'timeout_error' : 'overloaded_error', message: event.error.message } });
+          out.push(anthropicErrorEvent(event.error));
           break;
       }
       return out;

@@ -1,7 +1,6 @@
 import { withCallerAbort } from '../../policy/abort-link.js';
 import { withCallerKey } from '../keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { StreamEvent } from '../../calls/stream.js';
 import { isRecord } from '../../convert/convert-error.js';
 import { isRouterError } from '../../errors.js';
 import type { ChatRequest } from '../../types.js';
@@ -9,10 +8,11 @@ import { baseHeaders, contextOf, sendError, servedHeaders } from '../context.js'
 import { errorReply, gatewayError } from '../error-reply.js';
 import { SseWriter } from '../sse-writer.js';
 import { startStream } from '../stream-start.js';
+import { relayEvents, type WireRelay } from '../relay-events.js';
 import { chainOf, type GatewayState } from '../state.js';
-import { anthropicErrorOf } from './anthropic-error.js';
+import { anthropicErrorEvent } from './anthropic-error.js';
 import { anthropicParam } from './anthropic-param.js';
-import { anthropicStreamer } from './anthropic-stream.js';
+import { anthropicStreamer, type AnthropicStreamer } from './anthropic-stream.js';
 import { fromAnthropic } from './from-anthropic.js';
 import { toAnthropic } from './to-anthropic.js';
 
@@ -69,34 +69,14 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
   // The events carry the text; `done` need not (the stream then holds none of it, at any length).
   const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
   const { start, res } = await startStream(request, reply, state.draining, events);
-  let next: IteratorResult<StreamEvent>;
-  const out = new SseWriter(res);
-  const streamer = anthropicStreamer();
-  try {
-    let event: StreamEvent = start;
-    for (;;) {
-      const wrote = out.named(streamer.push(event));
-      if (wrote) await wrote;
-      if (event.type === 'interrupted') context.kind = event.error.kind;
-      if (event.type === 'done' || event.type === 'interrupted' || out.gone) {
-        out.end();
-        return reply;
-      }
-      next = await events.next();
-      if (next.done) {
-        out.end();
-        return reply;
-      }
-      event = next.value;
-    }
-  } catch (err) {
-    // Past the headers an error can only be an event; the router itself ends every stream with one.
-    const { body } = anthropicErrorOf(errorReply(err), request.id);
-    await out.named([body]);
-    out.end();
-    return reply;
-  } finally {
-    // A client that went away: stop reading, so the router aborts the upstream request and frees its slot.
-    await events.return?.(undefined).catch(() => {});
-  }
+  await relayEvents(new SseWriter(res), events, start, MESSAGES, anthropicStreamer(), context);
+  return reply;
 }
+
+/** The Messages stream: the router's events as named Messages events; no terminator after `message_stop`. */
+const MESSAGES: WireRelay<AnthropicStreamer> = {
+  endsWithDone: false,
+  event: (out, streamer, event) => out.named(streamer.push(event)),
+  done: (out, streamer, event) => out.named(streamer.push(event)),
+  fail: (out, _streamer, err) => out.named([anthropicErrorEvent(err)]),
+};

@@ -1,6 +1,6 @@
 import type { StreamEvent } from '../../calls/stream.js';
-import type { ErrorKind } from '../../errors.js';
-import { errorReply } from '../error-reply.js';
+import { responsesFailure } from './failure.js';
+import { relayEvents, type DoneEvent, type WireRelay } from '../relay-events.js';
 import type { SseWriter } from '../sse-writer.js';
 
 /** A Responses stream event as the upstream sent it, parsed: its `type`, its `sequence_number`, its `response` when it has one. */
@@ -50,12 +50,57 @@ function lastSequence(bytes: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** What relaying a pass-through Responses stream needs from the route: storing the answer, and marking the call's failure. */
+/** What relaying a pass-through Responses stream needs from the route: storing the answer. */
 export interface RelayHooks {
   /** Keeps the finished answer for `previous_response_id` (called before the client hears it is complete). */
-  keep(result: Extract<StreamEvent, { type: 'done' }>['result'], response: Record<string, unknown>): Promise<void>;
-  failed(kind: ErrorKind): void;
+  keep(result: DoneEvent['result'], response: Record<string, unknown>): Promise<void>;
 }
+
+/** One pass-through stream's relay state: the last sequence number, the upstream's created Response, the blob held back. */
+interface Relayed {
+  hooks: RelayHooks;
+  sequence: number;
+  created: Record<string, unknown> | undefined;
+  held: string | undefined;
+}
+
+async function write(out: SseWriter, bytes: string): Promise<void> {
+  const wrote = out.bytes(bytes);
+  if (wrote) await wrote;
+}
+
+/** A `raw` blob: written as it came, unless it may hold the terminal event (held until `done`). */
+async function relayRaw(out: SseWriter, r: Relayed, bytes: string): Promise<void> {
+  if (r.held !== undefined) await write(out, r.held);
+  r.held = undefined;
+  if (r.created === undefined) {
+    const first = upstreamEvents(bytes).find((e) => e.type === 'response.created');
+    r.created = first?.response ?? {};
+  }
+  r.sequence = lastSequence(bytes) ?? r.sequence;
+  if (mayEnd(bytes)) r.held = bytes;
+  else await write(out, bytes);
+}
+
+const PASSED: WireRelay<Relayed> = {
+  endsWithDone: false,
+  // Only the upstream's bytes go out; the router's own events beside them (text, tool calls) are not written.
+  event: (out, r, event) => (event.type === 'raw' ? relayRaw(out, r, event.bytes) : undefined),
+  async done(out, r, event) {
+    const response = r.held === undefined ? undefined : terminalResponse(r.held);
+    if (response) await r.hooks.keep(event.result, response);
+    if (r.held !== undefined) await write(out, r.held);
+  },
+  async fail(out, r, err) {
+    const { code, message } = responsesFailure(err);
+    if (r.held !== undefined && terminalResponse(r.held) === undefined) await write(out, r.held);
+    r.held = undefined;
+    const response = Object.assign({}, r.created, { status: 'failed', error: { code, message } });
+    const error = { type: 'error', sequence_number: ++r.sequence, code, message, param: null };
+    const failed = { type: 'response.failed', sequence_number: ++r.sequence, response };
+    await out.named([error, failed]);
+  },
+};
 
 /**
  * A pass-through Responses stream after its start: the upstream's events as they came (numbered
@@ -63,54 +108,9 @@ export interface RelayHooks {
  * `error` and `response.failed` events that end it (numbered on from the upstream's, the failed
  * response the upstream's own `response.created` one). The blob that holds the terminal event is
  * held until the router's `done`, so the answer is kept before the client hears it is complete.
+ * Ends the response and the router stream (relayEvents).
  */
-export async function relayResponses(out: SseWriter, events: AsyncIterator<StreamEvent>, hooks: RelayHooks): Promise<void> {
-  let sequence = -1;
-  let created: Record<string, unknown> | undefined;
-  let held: string | undefined;
-  const write = async (bytes: string) => {
-    const wrote = out.bytes(bytes);
-    if (wrote) await wrote;
-  };
-  const fail = async (code: string, message: string) => {
-    if (held !== undefined && terminalResponse(held) === undefined) await write(held);
-    held = undefined;
-    const response = Object.assign({}, created, { status: 'failed', error: { code, message } });
-    const error = { type: 'error', sequence_number: ++sequence, code, message, param: null };
-    const failed = { type: 'response.failed', sequence_number: ++sequence, response };
-    await out.named([error, failed]);
-  };
-  try {
-    for (;;) {
-      const next = await events.next();
-      if (next.done) break;
-      const event = next.value;
-      if (event.type === 'raw') {
-        if (held !== undefined) await write(held);
-        held = undefined;
-        const bytes = event.bytes;
-        if (created === undefined) {
-          const first = upstreamEvents(bytes).find((e) => e.type === 'response.created');
-          created = first?.response ?? {};
-        }
-        sequence = lastSequence(bytes) ?? sequence;
-        if (mayEnd(bytes)) held = bytes;
-        else await write(bytes);
-        if (out.gone) return;
-      } else if (event.type === 'interrupted') {
-        hooks.failed(event.error.kind);
-        await fail(event.error.code ?? event.error.kind, event.error.message);
-        return;
-      } else if (event.type === 'done') {
-        const response = held === undefined ? undefined : terminalResponse(held);
-        if (response) await hooks.keep(event.result, response);
-        if (held !== undefined) await write(held);
-        return;
-      }
-    }
-  } catch (err) {
-    // Past the headers an error can only be an event; the router itself ends every stream with one.
-    const { body } = errorReply(err);
-    await fail(body.error.code ?? 'server_error', body.error.message);
-  }
+export async function relayResponses(out: SseWriter, events: AsyncIterator<StreamEvent>, hooks: RelayHooks, context: { kind?: string }): Promise<void> {
+  const relayed: Relayed = { hooks, sequence: -1, created: undefined, held: undefined };
+  await relayEvents(out, events, undefined, PASSED, relayed, context);
 }

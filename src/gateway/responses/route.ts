@@ -1,7 +1,6 @@
 import { withCallerAbort } from '../../policy/abort-link.js';
 import { withCallerKey } from '../keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { StreamEvent } from '../../calls/stream.js';
 import { isRouterError } from '../../errors.js';
 import type { Logger } from '../../observe/logger.js';
 import type { ChatRequest, ChatResult } from '../../types.js';
@@ -19,6 +18,8 @@ import { ResponsesEvents } from './stream-events.js';
 import { optionalString } from './wire-errors.js';
 import { responsesParam } from './wire-param.js';
 import { relayResponses } from './relay.js';
+import { relayEvents, type WireRelay } from '../relay-events.js';
+import { responsesFailure } from './failure.js';
 import { rawBodyOf } from '../raw-body.js';
 
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -146,50 +147,39 @@ async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyR
   const events = state.router.stream(chat)[Symbol.asyncIterator]();
   const { start, res } = await startStream(request, reply, state.draining, events);
   turn.meta.model = start.model;
-  let next: IteratorResult<StreamEvent>;
   const out = new SseWriter(res);
   if (start.passThrough) {
-    try {
-      await relayResponses(out, events, { keep: (result, response) => keep(turn, result, response), failed: (kind) => (context.kind = kind) });
-    } finally {
-      out.end();
-      await events.return?.(undefined).catch(() => {});
-    }
+    await relayResponses(out, events, { keep: (result, response) => keep(turn, result, response) }, context);
     return reply;
   }
-  const translate = new ResponsesEvents(turn.meta);
-  try {
-    await out.named(translate.start());
-    for (;;) {
-      next = await events.next();
-      if (next.done || out.gone) break;
-      const event = next.value;
-      if (event.type === 'interrupted') {
-        context.kind = event.error.kind;
-        await out.named(translate.fail(event.error.code ?? event.error.kind, event.error.message));
-        break;
-      }
-      if (event.type === 'done') {
-        const closing = translate.finish(event.result, nowS());
-        // Kept before the client hears it is complete: its next request may continue it at once.
-        await keep(turn, event.result, closing.at(-1)!.response as { output: unknown[] });
-        await out.named(closing);
-        break;
-      }
-      const wrote = out.named(translate.push(event));
-      if (wrote) await wrote;
-    }
-  } catch (err) {
-    // Past the headers an error can only be an event; the router itself ends every stream with one.
-    const { body } = errorReply(err);
-    await out.named(translate.fail(body.error.code ?? 'server_error', body.error.message));
-  } finally {
-    out.end();
-    // A client that went away: stop reading, so the router aborts the upstream request and frees its slot.
-    await events.return?.(undefined).catch(() => {});
-  }
+  const translated: Translated = { turn, translate: new ResponsesEvents(turn.meta) };
+  const wrote = out.named(translated.translate.start());
+  if (wrote) await wrote;
+  await relayEvents(out, events, undefined, TRANSLATED, translated, context);
   return reply;
 }
+
+/** One translated stream: its turn, and the events it has become so far. */
+interface Translated {
+  turn: Turn;
+  translate: ResponsesEvents;
+}
+
+/** The translated stream: the router's events as Responses events; `response.completed` once the answer is kept. */
+const TRANSLATED: WireRelay<Translated> = {
+  endsWithDone: false,
+  event: (out, t, event) => out.named(t.translate.push(event)),
+  async done(out, t, event) {
+    const closing = t.translate.finish(event.result, nowS());
+    // Kept before the client hears it is complete: its next request may continue it at once.
+    await keep(t.turn, event.result, closing.at(-1)!.response as { output: unknown[] });
+    await out.named(closing);
+  },
+  fail(out, t, err) {
+    const { code, message } = responsesFailure(err);
+    return out.named(t.translate.fail(code, message));
+  },
+};
 
 /**
  * `GET /v1/responses/{id}` (the SDKs' `responses.retrieve`): a stored response of this key's tenant,
