@@ -2,7 +2,7 @@ import type { HeaderBag } from '../shared/headers.js';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import { providerTransport } from '../shared/http-fetch.js';
 import { announcingSends } from '../shared/send-hook.js';
-import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
+import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent, RawTarget } from '../types.js';
 import type { OpenAIApi } from './api.js';
 import { chatCompletionsApi } from './chat-completions.js';
 import { isAzure, openAIClient } from './client.js';
@@ -63,6 +63,9 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
       ...(passes ? { wire: wireTo('chat/completions') } : {}),
     });
   }
+  const dialectName = compatible ? 'openai-compatible' as const : 'openai' as const;
+  const chatTarget = (model: string): RawTarget => ({ api: 'chat', dialect: dialectName, reasoning: isReasoningModel(model) });
+  const responsesTarget = (model: string): RawTarget => ({ api: 'responses', reasoning: isReasoningModel(model), sentSchema: sentResponsesSchema });
   // Embeddings pass through beside Chat Completions (a Responses provider's embeddings are translated, as before).
   const embedWire = passes && !onResponses ? wireTo('embeddings') : undefined;
 
@@ -71,8 +74,7 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
     type: provider.type,
     traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS, maxEmbeddingTokens: OPENAI_MAX_EMBEDDING_TOKENS, timeoutCoversBody: transport !== undefined },
     ...(embedWire ? { rawEmbeddings: true } : {}),
-    ...(passes && !onResponses ? { rawTarget: (model: string) => ({ dialect: compatible ? 'openai-compatible' as const : 'openai' as const, reasoning: isReasoningModel(model) }) } : {}),
-    ...(passes && onResponses ? { rawResponsesTarget: (model: string) => ({ reasoning: isReasoningModel(model), sentSchema: sentResponsesSchema }) } : {}),
+    ...(passes ? { rawTarget: onResponses ? responsesTarget : chatTarget } : {}),
     chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       return api.chat(request, options);
     },

@@ -66,7 +66,10 @@ export async function chatCompletion(ctx: ChatCompletionsContext, request: Provi
     requestId: headers.get('x-request-id') ?? undefined,
     rateLimit: readRateLimits(ctx.headers(headers), ctx.now(), ctx.compatible ? 'any' : 'openai'),
   };
-  if (body !== undefined) answer.raw = body;
+  if (body !== undefined) {
+    answer.raw = body;
+    answer.rawApi = 'chat';
+  }
   return answer;
 }
 

@@ -26,6 +26,9 @@ export async function chatResponsesRaw(ctx: ResponsesContext, wire: Wire, reques
   }
   const answer = responsesProviderResponse(ctx, request, data, headers);
   answer.raw = body;
+  answer.rawApi = 'responses';
+  // The Response as parsed here: the gateway keeps it for previous_response_id without parsing the bytes again.
+  answer.rawParsed = data as unknown as Readonly<Record<string, unknown>>;
   return answer;
 }
 

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../../calls/stream.js';
+import type { RelayEvent, StreamEvent } from '../../calls/stream.js';
 import type { ErrorKind } from '../../errors.js';
 import { errorReply } from '../error-reply.js';
 import type { SseWriter } from '../sse-writer.js';
@@ -64,7 +64,7 @@ export interface RelayHooks {
  * response the upstream's own `response.created` one). The blob that holds the terminal event is
  * held until the router's `done`, so the answer is kept before the client hears it is complete.
  */
-export async function relayResponses(out: SseWriter, events: AsyncIterator<StreamEvent>, hooks: RelayHooks): Promise<void> {
+export async function relayResponses(out: SseWriter, events: AsyncIterator<RelayEvent>, hooks: RelayHooks): Promise<void> {
   let sequence = -1;
   let created: Record<string, unknown> | undefined;
   let held: string | undefined;

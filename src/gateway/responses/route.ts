@@ -1,7 +1,7 @@
 import { withCallerAbort } from '../../policy/abort-link.js';
 import { withCallerKey } from '../keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { StreamEvent } from '../../calls/stream.js';
+import type { RelayEvent } from '../../calls/stream.js';
 import { isRouterError } from '../../errors.js';
 import type { Logger } from '../../observe/logger.js';
 import type { ChatRequest, ChatResult } from '../../types.js';
@@ -20,6 +20,8 @@ import { optionalString } from './wire-errors.js';
 import { responsesParam } from './wire-param.js';
 import { relayResponses } from './relay.js';
 import { rawBodyOf } from '../raw-body.js';
+import { PassThrough, rawAnswerOf, startsRaw, withPassThrough } from '../../pass-through/seam.js';
+import { relayStream } from '../relay-stream.js';
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
@@ -67,18 +69,20 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
     const turn: Turn = { state, conversations, logger, tenant, call, meta: { id: newResponseId(), createdAt: nowS(), model: chain, echo: call.echo } };
     // Pass-through: a target on the Responses API gets the client's bytes when nothing needs mapping (src/decide/responses-pass-through.ts).
     const text = state.passThrough ? rawBodyOf(request) : undefined;
-    if (text !== undefined) chat.passThrough = { text, body: params, api: 'responses' };
+    if (text !== undefined) withPassThrough(chat, new PassThrough(text, params, 'responses'));
     try {
       if (context.stream) return await streamAnswer(turn, request, reply, chat);
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       const headers: Record<string, string> = Object.assign({}, baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: result.requestId }));
-      const upstream = result.raw === undefined ? undefined : upstreamResponse(result.raw);
-      if (upstream) {
-        // The upstream's Response as it came (its id, output items and usage), kept under its own id.
-        await keep(turn, result, upstream);
+      // A cached or replayed answer may carry another endpoint's body (a chat completion): only a Response is relayed.
+      const raw = rawAnswerOf(result);
+      if (raw?.rawApi === 'responses') {
+        // The upstream's Response as it came (its id, output items and usage), kept under its own id:
+        // as the adapter parsed it, or (a replay, which keeps only the bytes) parsed now.
+        await keep(turn, result, raw.rawParsed ?? JSON.parse(raw.raw) as Record<string, unknown>);
         headers['content-type'] = 'application/json; charset=utf-8';
-        return reply.headers(headers).send(result.raw!);
+        return reply.headers(headers).send(raw.raw);
       }
       turn.meta.model = result.model;
       const response = completedResponse(turn.meta, result, nowS());
@@ -90,20 +94,6 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
       return sendError(request, reply, errorReply(oneLine(err, wireParam), wireParam), state.draining, isRouterError(err) ? err.attempts.length : undefined);
     }
   };
-}
-
-/**
- * A passed-through answer's body when it is a Response object, else undefined (rendered as on the
- * translated path): a cached or idempotent replay of the same call made through /v1/chat/completions
- * carries that endpoint's body.
- */
-function upstreamResponse(raw: string): Record<string, unknown> | undefined {
-  try {
-    const parsed = JSON.parse(raw) as Record<string, unknown> | null;
-    return parsed !== null && typeof parsed === 'object' && parsed.object === 'response' ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -143,12 +133,12 @@ async function keep(turn: Turn, result: ChatResult, response: { id?: unknown; ou
 async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest): Promise<unknown> {
   const { state } = turn;
   const context = contextOf(request);
-  const events = state.router.stream(chat)[Symbol.asyncIterator]();
+  const events = relayStream(state.router, chat);
   const { start, res } = await startStream(request, reply, state.draining, events);
   turn.meta.model = start.model;
-  let next: IteratorResult<StreamEvent>;
+  let next: IteratorResult<RelayEvent>;
   const out = new SseWriter(res);
-  if (start.passThrough) {
+  if (startsRaw(start)) {
     try {
       await relayResponses(out, events, { keep: (result, response) => keep(turn, result, response), failed: (kind) => (context.kind = kind) });
     } finally {
