@@ -120,11 +120,11 @@ export interface ProviderRequest {
   /** Merged verbatim into this provider's request body (the call's `providerOptions` for its type, then its name). */
   extraBody?: Record<string, unknown>;
   /**
-   * Pass-through: the client's Chat Completions body, `model` already the target's, to send as it is
-   * instead of a body built from the fields above (which still hold what the router decides by).
-   * Set by the router only for a target whose `rawTarget` takes it and a body that needs no mapping.
-   * A streamed body (`"stream": true`) is sent to the stream endpoint, a plain one to chat. For a
-   * target with `rawResponsesTarget` it is a Responses API body (the request's `passThrough.api`).
+   * Pass-through: the client's body, `model` already the target's, to send as it is instead of a
+   * body built from the fields above (which still hold what the router decides by). Set by the
+   * router only when the target's `rawTarget` takes it and nothing needs mapping
+   * (src/decide/pass-through.ts), so it is written for the API that `rawTarget` named. A streamed
+   * body (`"stream": true`) is sent to the stream endpoint, a plain one to chat.
    */
   raw?: string;
   /**
@@ -135,21 +135,27 @@ export interface ProviderRequest {
   rawAddsUsage?: boolean;
 }
 
-/** What an adapter says of a target that takes OpenAI Chat Completions bodies as they are (see `ProviderAdapter.rawTarget`). */
-export interface RawTarget {
+/** Which OpenAI API a pass-through body is written for: Chat Completions, the Responses API, or embeddings. */
+export type PassThroughApi = 'chat' | 'responses' | 'embeddings';
+
+/** What an adapter says of a target that takes OpenAI Chat Completions bodies as they are. */
+export interface RawChatTarget {
   /** `openai` (max_completion_tokens) or an `openai-compatible` server (max_tokens). */
   dialect: 'openai' | 'openai-compatible';
   /** A reasoning model, which refuses temperature, top_p and stop. */
   reasoning: boolean;
 }
 
-/** What an adapter says of a target that takes OpenAI Responses API bodies as they are (see `ProviderAdapter.rawResponsesTarget`). */
+/** What an adapter says of a target that takes OpenAI Responses API bodies as they are. */
 export interface RawResponsesTarget {
   /** A reasoning model: `reasoning` goes, `temperature` and `top_p` do not. */
   reasoning: boolean;
   /** The schema the adapter sends for this one (strict mode closes it, `$schema` is dropped); undefined when strict mode cannot take it. */
   sentSchema(schema: JSONSchema, strict: boolean): JSONSchema | undefined;
 }
+
+/** A target that takes one API's bodies as they are (see `ProviderAdapter.rawTarget`): which API, and what the decision reads of it. */
+export type RawTarget = (RawChatTarget & { api: 'chat' }) | (RawResponsesTarget & { api: 'responses' });
 
 /** What an adapter returns on success: the normalised answer plus the facts the policies read. */
 export interface ProviderResponse {
@@ -167,6 +173,10 @@ export interface ProviderResponse {
   providerParts?: ProviderParts;
   /** Pass-through: the response body exactly as the provider sent it (for a request sent `raw`). */
   raw?: string;
+  /** With `raw`: the API whose answer it is (the one the request's bytes were written for), so a relay never sends one endpoint another's body. */
+  rawApi?: PassThroughApi;
+  /** With `raw`, when the adapter parsed it: the body as parsed (a Responses answer's Response object), so nothing parses it again. */
+  rawParsed?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -293,10 +303,12 @@ export interface ProviderAdapter {
   readonly traits: ProviderTraits;
   chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse>;
   stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent>;
-  /** Present when the adapter sends OpenAI Chat Completions bodies as they are to `model` (pass-through); undefined for one it must map. */
+  /**
+   * Present when the adapter sends one OpenAI API's bodies as they are to `model` (pass-through):
+   * which API (`raw` is then a body of it) and what the decision reads of the model; undefined for
+   * one it must map.
+   */
   rawTarget?(model: string): RawTarget | undefined;
-  /** Present when the adapter sends OpenAI Responses API bodies as they are to `model` (pass-through: `raw` is then a Responses body). */
-  rawResponsesTarget?(model: string): RawResponsesTarget | undefined;
   /** True when `embed` sends OpenAI embeddings bodies as they are (`ProviderEmbedRequest.raw`, pass-through). */
   readonly rawEmbeddings?: boolean;
   /** Present when the provider has an embeddings API. */

@@ -5,6 +5,7 @@ import type { ProviderAdapter } from '../providers/types.js';
 import { missing, needsOf, type Capability } from './calls/capabilities.js';
 import { cachedStream } from './cache/cached-stream.js';
 import { passThroughMismatch } from './decide/pass-through.js';
+import { passThroughOf } from './pass-through/seam.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { cacheBackend } from './cache/store-cache.js';
 import { observeCall, observeStream } from './calls/call-event.js';
@@ -176,7 +177,8 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   function begin(request: ChatRequest, operation: 'chat' | 'stream'): Call<ChatRequest> {
     if (closed) throw new RouterError('invalid_request', 'router is closed');
     validateRequest(request, resolved.chains, resolved.input);
-    const mismatch = request.passThrough && passThroughMismatch(request.passThrough.body, operation);
+    const pass = passThroughOf(request);
+    const mismatch = pass && passThroughMismatch(pass.body, operation);
     if (mismatch) throw new RouterError('invalid_request', mismatch);
     const signal = callerAbortOf(request);
     if (signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: signal.reason });
@@ -255,7 +257,8 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
         const keepText = options?.keepText !== false;
         const live = () => streamCall(rt, call, { keepText });
         const events$ = cache && request.cache !== false ? cachedStream(cache, request, call.chain, call.startedAtMs, live, keepText) : live();
-        return events.has('call') ? observeStream(rt, call, events$) : events$;
+        // `raw` events come only to a request carrying pass-through bytes (src/pass-through/seam.ts): never to a caller of this type.
+        return (events.has('call') ? observeStream(rt, call, events$) : events$) as AsyncIterator<StreamEvent>;
       },
     };
   }

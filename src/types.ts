@@ -224,22 +224,7 @@ export interface ChatRequest {
   firstTokenTimeoutMs?: number;
   /** `false` bypasses the response cache for this call. @default true when `cache` is configured */
   cache?: boolean;
-  /**
-   * The gateway's pass-through: the client's OpenAI Chat Completions body (or, with `api:
-   * 'responses'`, Responses API body) as it came (`text`) and parsed (`body`, which the fields above
-   * were converted from). A target that takes it as it is (nothing to map: see
-   * src/decide/pass-through.ts and responses-pass-through.ts) is sent `text` with only `model`
-   * rewritten; any other target gets the usual translated request.
-   */
-  passThrough?: { text: string; body: Record<string, unknown>; api?: PassThroughApi };
 }
-
-/**
- * Which OpenAI API a `passThrough` body is written for: `chat` (Chat Completions, the default) goes
- * only to targets that take those bodies, `responses` only to targets on the Responses API (see
- * src/decide/responses-pass-through.ts); every other target gets the translated request.
- */
-export type PassThroughApi = 'chat' | 'responses';
 
 /** The normalised answer, the same shape from every provider. `T` is the type of `object`. */
 export interface ChatResult<T = unknown> {
@@ -278,8 +263,6 @@ export interface ChatResult<T = unknown> {
    * had not answered. The attempt that answered says which won (`hedge: true` on the hedge's attempts).
    */
   hedged?: boolean;
-  /** Pass-through (a request with `passThrough` that a target took as it is): the provider's response body as it came. */
-  raw?: string;
 }
 
 /** A rate-limit window read from a response's headers. */
@@ -309,13 +292,6 @@ export interface EmbedRequest {
   signal?: AbortSignal;
   /** Overall deadline for the whole call, every batch and wait included. */
   timeoutMs?: number;
-  /**
-   * The gateway's pass-through: the client's OpenAI embeddings body as it came (`text`) and parsed
-   * (`body`, which the fields above were read from). When the input goes in one request, a target
-   * that takes it as it is (an OpenAI-compatible one, see `embedPassThroughBlocker`) is sent `text`
-   * with only `model` rewritten.
-   */
-  passThrough?: { text: string; body: Record<string, unknown> };
 }
 
 /** Vectors for every input, in input order, all from one model. */
@@ -324,8 +300,6 @@ export interface EmbedResult {
   provider: string;
   model: string;
   usage: { inputTokens: number };
-  /** Pass-through (an `EmbedRequest.passThrough` a target took as it is): the provider's response body as it came, in the encoding the body asked. */
-  raw?: string;
   /** USD the call's batches cost at their targets' prices; absent when none was priced. */
   costUsd?: number;
   attempts: Attempt[];

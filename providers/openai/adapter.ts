@@ -1,30 +1,21 @@
-import type OpenAI from 'openai';
 import type { HeaderBag } from '../shared/headers.js';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 import { providerTransport } from '../shared/http-fetch.js';
-import { sdkRequestOptions } from '../shared/request-options.js';
 import { announcingSends } from '../shared/send-hook.js';
-import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
-import { openAIBody } from './adapter-body.js';
+import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent, RawTarget } from '../types.js';
+import type { OpenAIApi } from './api.js';
+import { chatCompletionsApi } from './chat-completions.js';
 import { isAzure, openAIClient } from './client.js';
 import { embedOpenAI } from './embed.js';
 import { mapOpenAIError } from './map-error.js';
-import { openAIAnswer } from './response.js';
-import { streamOpenAI } from './stream.js';
-import { openAIUsage } from './usage.js';
 import { aliasedHeaders } from '../shared/presets/dialect.js';
 import { presetDialect } from '../shared/presets/dialects.js';
 import { withErrorEnvelope } from '../shared/presets/error-envelope.js';
-import { embeddedError } from './embedded-error.js';
 import { isReasoningModel } from './parameters.js';
-import { rawEndpoint, sendRaw } from './raw-chat.js';
-import { streamRaw } from './raw-stream.js';
-import { plainEndpoint, postRaw } from './raw-post.js';
-import { chatResponses } from './responses/chat.js';
+import { rawEndpoint } from './raw-chat.js';
+import { responsesApi } from './responses/api.js';
 import { sentResponsesSchema } from './responses/body.js';
-import type { ResponsesContext } from './responses/context.js';
-import { chatResponsesRaw, streamResponsesRaw } from './responses/raw.js';
-import { streamResponses } from './responses/stream.js';
+import { endpointWire } from './wire.js';
 
 export { openAIBody } from './adapter-body.js';
 
@@ -36,7 +27,9 @@ export const OPENAI_MAX_EMBEDDING_TOKENS = 300_000;
 /**
  * The `openai` and `openai-compatible` adapter (Azure OpenAI too, with `azure: true`): Chat
  * Completions (or, with `api: 'responses'`, the Responses API) and embeddings through the official
- * SDK with its retries off (`maxRetries: 0`); Switchyard owns the one retry loop.
+ * SDK with its retries off (`maxRetries: 0`); Switchyard owns the one retry loop. Everything a
+ * request could ask of the set-up is settled here, once: which API (`OpenAIApi`), and for
+ * pass-through which wire its bytes go on (`Wire`: the `node:http` transport or the SDK's fetch).
  * @example const adapter = openAIAdapter({ provider, clock, logger, redact });
  */
 export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
@@ -49,84 +42,48 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
   const fetch = compatible ? withErrorEnvelope(base) : base;
   // Every request tells the router when its bytes go (onSend): after the SDK serialised its body.
   const client = announcingSends(openAIClient(provider, ctx.logger, fetch));
-  const mapper = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact, dialect });
-  const headersOf = (headers: HeaderBag) => aliasedHeaders(headers, dialect?.headerAliases);
+  const map = (model: string) => (err: unknown) => mapOpenAIError(err, { provider: provider.name, model, nowMs: clock.now(), redact, dialect });
+  const now = () => clock.now();
   const onResponses = provider.type === 'openai' && provider.api === 'responses';
-  // Pass-through on the Responses API too: the client's Responses bodies to `/responses` as they are (not Azure's deployments).
-  const rawResponses = onResponses && !isAzure(provider) ? rawEndpoint(provider, 'responses') : undefined;
-  const responses: ResponsesContext | undefined = onResponses ? {
-    client,
-    where: (model) => ({ provider: provider.name, model }),
-    map: mapper,
-    rateLimits: (headers) => readRateLimits(headers, clock.now(), 'openai'),
-    ...(rawResponses ? { raw: { fetch, endpoint: rawResponses, ...(transport ? { plain: { transport, endpoint: plainEndpoint(rawResponses) } } : {}) } } : {}),
-  } : undefined;
-  // Pass-through: Chat Completions bodies sent as they are, where nothing about the provider maps them.
-  const raw = !responses && !dialect && !isAzure(provider) ? rawEndpoint(provider) : undefined;
-  const rawEmbed = raw ? { fetch, endpoint: rawEndpoint(provider, 'embeddings') } : undefined;
-  // On our transport a plain pass-through answer skips fetch's Web objects (`postRaw`).
-  const plain = raw && transport ? plainEndpoint(raw) : undefined;
+  // Pass-through where nothing about the provider maps a body: not Azure's deployments, not a preset's dialect.
+  const passes = !isAzure(provider) && !dialect;
+  const wireTo = (path: string) => endpointWire(rawEndpoint(provider, path), fetch, transport, compatible);
+  let api: OpenAIApi;
+  if (onResponses) {
+    api = responsesApi({
+      client, map,
+      where: (model) => ({ provider: provider.name, model }),
+      rateLimits: (headers) => readRateLimits(headers, clock.now(), 'openai'),
+      ...(passes ? { wire: wireTo('responses') } : {}),
+    });
+  } else {
+    api = chatCompletionsApi({
+      client, compatible, provider: provider.name, map, now,
+      headers: (headers: HeaderBag) => aliasedHeaders(headers, dialect?.headerAliases),
+      ...(passes ? { wire: wireTo('chat/completions') } : {}),
+    });
+  }
+  const dialectName = compatible ? 'openai-compatible' as const : 'openai' as const;
+  const chatTarget = (model: string): RawTarget => ({ api: 'chat', dialect: dialectName, reasoning: isReasoningModel(model) });
+  const responsesTarget = (model: string): RawTarget => ({ api: 'responses', reasoning: isReasoningModel(model), sentSchema: sentResponsesSchema });
+  // Embeddings pass through beside Chat Completions (a Responses provider's embeddings are translated, as before).
+  const embedWire = passes && !onResponses ? wireTo('embeddings') : undefined;
 
   return {
     name: provider.name,
     type: provider.type,
     traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS, maxEmbeddingTokens: OPENAI_MAX_EMBEDDING_TOKENS, timeoutCoversBody: transport !== undefined },
-    ...(rawEmbed ? { rawEmbeddings: true } : {}),
-    ...(raw ? { rawTarget: (model: string) => ({ dialect: compatible ? 'openai-compatible' as const : 'openai' as const, reasoning: isReasoningModel(model) }) } : {}),
-    ...(responses?.raw ? { rawResponsesTarget: (model: string) => ({ reasoning: isReasoningModel(model), sentSchema: sentResponsesSchema }) } : {}),
-    async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
-      if (responses) return responses.raw && request.raw !== undefined ? chatResponsesRaw(responses, responses.raw, request, options) : chatResponses(responses, request, options);
-      const where = { provider: provider.name, model: request.model };
-      let data: OpenAI.ChatCompletion;
-      let response: { headers: HeaderBag };
-      let body: string | undefined;
-      // The headers an embedded error carries: a web Headers already there, or the plain answer that builds one on demand (no closure per call).
-      let webHeaders: Headers | { webHeaders(): Headers };
-      try {
-        if (plain && request.raw !== undefined) {
-          const answer = await postRaw(transport!, plain, request.raw, options, compatible);
-          body = answer.text;
-          data = JSON.parse(body) as OpenAI.ChatCompletion;
-          response = answer;
-          webHeaders = answer;
-        } else if (raw && request.raw !== undefined) {
-          const web = await sendRaw(fetch, raw, request.raw, options, false);
-          body = await web.text();
-          data = JSON.parse(body) as OpenAI.ChatCompletion;
-          response = web;
-          webHeaders = web.headers;
-        } else {
-          const sdkBody = openAIBody(request, compatible, provider.name);
-          const sdk = await client.chat.completions.create(sdkBody, sdkRequestOptions(options, sdkBody)).withResponse();
-          data = sdk.data;
-          response = sdk.response;
-          webHeaders = sdk.response.headers;
-        }
-      } catch (err) {
-        throw mapper(request.model)(err);
-      }
-      const failed = embeddedError(data, webHeaders);
-      if (failed) throw mapper(request.model)(failed);
-      const { text, toolCalls, finishReason } = openAIAnswer(data, where);
-      const answer: ProviderResponse = {
-        text, toolCalls, finishReason,
-        usage: openAIUsage(data.usage),
-        model: data.model ?? request.model,
-        requestId: response.headers.get('x-request-id') ?? undefined,
-        rateLimit: readRateLimits(headersOf(response.headers), clock.now(), compatible ? 'any' : 'openai'),
-      };
-      if (body !== undefined) answer.raw = body;
-      return answer;
+    ...(embedWire ? { rawEmbeddings: true } : {}),
+    ...(passes ? { rawTarget: onResponses ? responsesTarget : chatTarget } : {}),
+    chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
+      return api.chat(request, options);
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
-      if (responses) return responses.raw && request.raw !== undefined ? streamResponsesRaw(responses, responses.raw, request, options) : streamResponses(responses, request, options);
-      const where = { provider: provider.name, model: request.model };
-      if (raw && request.raw !== undefined) return streamRaw({ fetch, endpoint: raw, compatible, where, now: () => clock.now(), map: mapper(request.model), headers: headersOf }, request, options);
-      return streamOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model), headers: headersOf }, request, options);
+      return api.stream(request, options);
     },
     embed(request, options) {
       const where = { provider: provider.name, model: request.model };
-      return embedOpenAI({ client, compatible, where, now: () => clock.now(), map: mapper(request.model), raw: rawEmbed }, request, options);
+      return embedOpenAI({ client, compatible, where, now, map: map(request.model), wire: embedWire }, request, options);
     },
     async close() {
       // The pooled sockets are the adapter's own: none is left open after the router closes.

@@ -4,14 +4,14 @@ import type { RouterError } from '../../src/errors.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { malformedResponse } from '../shared/transport-error.js';
 import type { ProviderCallOptions, ProviderEmbedRequest, ProviderEmbedResponse } from '../types.js';
-import type { SdkFetch } from '../shared/http-fetch.js';
+import type { HeaderBag } from '../shared/headers.js';
 import { embeddingVector } from './embedding-vector.js';
-import { sendRaw, type RawEndpoint } from './raw-chat.js';
+import type { Wire } from './wire.js';
 
 export interface OpenAIEmbedContext {
   client: OpenAI;
-  /** Pass-through: the transport and the `/embeddings` endpoint a `raw` body goes to. */
-  raw?: { fetch: SdkFetch; endpoint: RawEndpoint };
+  /** Pass-through: the wire to `/embeddings` a `raw` body goes on. */
+  wire?: Wire;
   compatible: boolean;
   map: (err: unknown) => RouterError;
   now: () => number;
@@ -32,15 +32,18 @@ export async function embedOpenAI(ctx: OpenAIEmbedContext, request: ProviderEmbe
   const body: OpenAI.EmbeddingCreateParams = { model: request.model, input: request.input, encoding_format: 'base64' };
   if (request.dimensions !== undefined) body.dimensions = request.dimensions;
   let data: OpenAI.CreateEmbeddingResponse;
-  let response: Response;
+  let headers: HeaderBag;
   let text: string | undefined;
   try {
-    if (ctx.raw && request.raw !== undefined) {
-      response = await sendRaw(ctx.raw.fetch, ctx.raw.endpoint, request.raw, options, false);
-      text = await response.text();
+    if (request.raw !== undefined && ctx.wire) {
+      const answer = await ctx.wire.answer(request.raw, options);
+      text = answer.text;
+      headers = answer.headers;
       data = JSON.parse(text) as OpenAI.CreateEmbeddingResponse;
     } else {
-      ({ data, response } = await ctx.client.embeddings.create(body, sdkRequestOptions(options, body)).withResponse());
+      const sdk = await ctx.client.embeddings.create(body, sdkRequestOptions(options, body)).withResponse();
+      data = sdk.data;
+      headers = sdk.response.headers;
     }
   } catch (err) {
     throw ctx.map(err);
@@ -64,8 +67,8 @@ export async function embedOpenAI(ctx: OpenAIEmbedContext, request: ProviderEmbe
     embeddings,
     usage: { inputTokens: data.usage?.prompt_tokens ?? 0 },
     model: data.model ?? request.model,
-    requestId: response.headers.get('x-request-id') ?? undefined,
-    rateLimit: readRateLimits(response.headers, ctx.now(), ctx.compatible ? 'any' : 'openai'),
+    requestId: headers.get('x-request-id') ?? undefined,
+    rateLimit: readRateLimits(headers, ctx.now(), ctx.compatible ? 'any' : 'openai'),
     // Relayed as it came only in the encoding the client asked: a server that ignores it (§7.1) gets the gateway's own answer.
     ...(text !== undefined && data.data.every((item) => typeof item.embedding === (request.rawEncoding === 'base64' ? 'string' : 'object')) ? { raw: text } : {}),
   };

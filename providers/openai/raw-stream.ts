@@ -1,16 +1,14 @@
 import type OpenAI from 'openai';
 import { APIError } from 'openai';
-import type { SdkFetch } from '../shared/http-fetch.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderStreamEvent } from '../types.js';
 import type { OpenAIStreamContext } from './stream.js';
 import { OpenAIChunkReader } from './stream-chunks.js';
-import { sendRaw, type RawEndpoint } from './raw-chat.js';
+import type { Wire } from './wire.js';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
 
-/** What a pass-through stream needs besides the SDK stream's context: the transport and the endpoint. */
+/** What a pass-through stream needs besides the SDK stream's context: the wire its bytes go on. */
 export interface RawStreamContext extends Omit<OpenAIStreamContext, 'client'> {
-  fetch: SdkFetch;
-  endpoint: RawEndpoint;
+  wire: Wire;
 }
 
 /** The index just past the blank line that ends the SSE event starting at `from`, or -1 while it is incomplete. */
@@ -52,7 +50,7 @@ export function eventData(event: string): string | undefined {
 export async function* streamRaw(ctx: RawStreamContext, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
   let response: Response;
   try {
-    response = await sendRaw(ctx.fetch, ctx.endpoint, request.raw!, options, true);
+    response = await ctx.wire.events(request.raw!, options);
   } catch (err) {
     throw ctx.map(err);
   }

@@ -1,5 +1,5 @@
 import { assistantMessage } from '../calls/output.js';
-import type { StreamEvent } from '../calls/stream.js';
+import type { RelayEvent, StreamEvent } from '../calls/stream.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import type { ResponseCache } from './response-cache.js';
 
@@ -33,7 +33,7 @@ function withText(result: ChatResult, text: string): ChatResult {
  * (`keepText: false`), the text to store is gathered here, up to STREAM_CACHE_MAX_CHARS; a longer
  * answer is not stored.
  */
-export async function* cachedStream(cache: ResponseCache, request: ChatRequest, chain: string, startedAtMs: number, live: () => AsyncGenerator<StreamEvent>, keepText = true): AsyncGenerator<StreamEvent> {
+export async function* cachedStream(cache: ResponseCache, request: ChatRequest, chain: string, startedAtMs: number, live: () => AsyncGenerator<RelayEvent>, keepText = true): AsyncGenerator<RelayEvent> {
   const key = cache.keyOf(request, chain);
   const hit = await cache.lookup(key, startedAtMs);
   if (hit) {

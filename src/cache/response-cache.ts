@@ -8,6 +8,7 @@ import { DEFAULT_TENANT } from '../policy/tenants.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { waitWithin } from '../time/wait-within.js';
 import type { CacheBackend } from './cache-backend.js';
+import { restoredResult, storedResult } from '../pass-through/seam.js';
 
 /** Only complete answers are worth replaying: one cut at a limit or filtered is not the answer. */
 const COMPLETE = new Set(['stop', 'tool_calls']);
@@ -47,7 +48,7 @@ export class ResponseCache {
       return undefined;
     }
     if (raw === undefined) return undefined;
-    const stored = JSON.parse(raw) as ChatResult;
+    const stored = restoredResult(raw);
     return this.served(stored, startedAtMs);
   }
 
@@ -62,7 +63,7 @@ export class ResponseCache {
     if (!COMPLETE.has(result.finishReason)) return;
     const { attempts: _attempts, latencyMs: _latency, replayed: _replayed, cached: _cached, timeToFirstTokenMs: _ttft, ...answer } = result;
     try {
-      await this.backend.set(key, JSON.stringify(answer), this.ttlMs, this.clock.now());
+      await this.backend.set(key, storedResult(answer), this.ttlMs, this.clock.now());
     } catch (err) {
       this.logger.warn({ err: String(err) }, 'response cache unavailable: answer not stored');
     }

@@ -4,7 +4,7 @@ import type { CallEvent } from '../observe/events.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ChatResult, EmbedResult } from '../types.js';
-import type { StreamEvent } from './stream.js';
+import type { RelayEvent } from './stream.js';
 
 function ended(rt: Runtime, call: Call, outcome: Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts' | 'startedAtMs'>): void {
   rt.events.emit('call', callEvent(call, {
@@ -43,7 +43,7 @@ export function observeCall<T extends ChatResult | EmbedResult>(rt: Runtime, cal
 }
 
 /** Passes a stream through, emitting the `call` event when it ends: done, interrupted, thrown, or left by its consumer. */
-export async function* observeStream(rt: Runtime, call: Call, events: AsyncGenerator<StreamEvent>): AsyncGenerator<StreamEvent> {
+export async function* observeStream(rt: Runtime, call: Call, events: AsyncGenerator<RelayEvent>): AsyncGenerator<RelayEvent> {
   let reported = false;
   let start: { provider: string; model: string } | undefined;
   try {

@@ -7,6 +7,7 @@ import type { TargetRuntime } from '../policy/target-runtime.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ChatRequest, ChatResult } from '../types.js';
+import { withRawAnswer, type RawAnswer } from '../pass-through/seam.js';
 import { RouterError } from '../errors.js';
 import { ANSWER_MAX_DEPTH, nestsDeeperThan } from './input-bounds.js';
 import { assistantMessage, parseOutput } from './output.js';
@@ -85,6 +86,7 @@ function shape(rt: Runtime, call: Call<ChatRequest>, { value, target, hedged }: 
   if (call.cost.usd !== undefined) result.costUsd = call.cost.usd;
   if ('object' in value) result.object = value.object;
   if (hedged) result.hedged = true;
-  if (value.raw !== undefined) result.raw = value.raw;
+  // Pass-through: the adapter's answer carries the upstream's body (the seam's member, not the public result's).
+  if (value.raw !== undefined) withRawAnswer(result, value as RawAnswer);
   return result;
 }

@@ -12,6 +12,7 @@ import type { TargetRuntime } from '../policy/target-runtime.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { EmbedRequest, EmbedResult } from '../types.js';
+import { passThroughOf, withRawAnswer } from '../pass-through/seam.js';
 
 /** One batch of an embed call: what the sub-call carries as its request. */
 interface Batch {
@@ -89,7 +90,7 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
     maxTokens: Math.min(...call.targets.map((t) => t.adapter.traits.maxEmbeddingTokens ?? Infinity)),
   };
   const batches: Batch[] = embedBatches(inputs, ceiling, heuristicTokens).map((texts) => ({ input: texts, dimensions }));
-  const pass = call.request.passThrough;
+  const pass = passThroughOf(call.request);
   if (pass && batches.length === 1) batches[0]!.passThrough = Object.assign({}, pass, { chain: call.chain });
 
   const first = await runChain(rt, batchCall(call, batches[0]!, call.targets, call.signal), embedKind);
@@ -128,7 +129,7 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
     for (const vector of answer.value.embeddings) embeddings.push(vector);
     inputTokens += answer.value.usage.inputTokens;
   }
-  return {
+  const result: EmbedResult = {
     embeddings,
     provider: first.target.target.provider,
     model: first.target.target.model,
@@ -136,6 +137,8 @@ async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<Embed
     attempts: call.attempts,
     latencyMs: rt.clock.now() - call.startedAtMs,
     ...(call.cost.usd !== undefined ? { costUsd: call.cost.usd } : {}),
-    ...(answers.length === 1 && first.value.raw !== undefined ? { raw: first.value.raw } : {}),
   };
+  // Pass-through: the one answer's body as it came, on the seam's member (not the public result's).
+  if (answers.length === 1 && first.value.raw !== undefined) withRawAnswer(result, { raw: first.value.raw, rawApi: 'embeddings' });
+  return result;
 }

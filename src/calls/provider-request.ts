@@ -1,7 +1,7 @@
 import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
-import { passThroughAddsUsage, passThroughBlocker, passThroughBytes, withModel } from '../decide/pass-through.js';
-import { responsesPassThroughBlocker } from '../decide/responses-pass-through.js';
+import { passThroughSend } from '../decide/pass-through-send.js';
+import { passThroughOf } from '../pass-through/seam.js';
 import { toJSONSchema } from './schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
 
@@ -49,15 +49,13 @@ export function providerRequest(request: ChatRequest, target: TargetRuntime): Pr
   if (request.reasoning) out.reasoning = request.reasoning;
   const extra = extraBody(request, target);
   if (extra) out.extraBody = extra;
-  const pass = request.passThrough;
-  if (pass?.api === 'responses') {
-    const blocked = responsesPassThroughBlocker(pass.body, target.adapter.rawResponsesTarget?.(out.model), { maxTokens: out.maxTokens, temperature: out.temperature, extraBody: extra });
-    if (blocked === undefined) out.raw = withModel(pass.text, pass.body, request.chain ?? 'default', out.model);
-  } else if (pass && target.adapter.rawTarget) {
-    const blocked = passThroughBlocker(pass.body, target.adapter.rawTarget(out.model), { maxTokens: out.maxTokens, temperature: out.temperature, extraBody: extra !== undefined });
-    if (blocked === undefined) {
-      out.raw = passThroughBytes(pass.text, pass.body, request.chain ?? 'default', out.model);
-      if (passThroughAddsUsage(pass.body)) out.rawAddsUsage = true;
+  // Pass-through (the gateway's seam): the client's bytes when this target takes them as they are.
+  const pass = passThroughOf(request);
+  if (pass && target.adapter.rawTarget) {
+    const raw = passThroughSend(pass, target.adapter.rawTarget(out.model), { maxTokens: out.maxTokens, temperature: out.temperature, extraBody: extra }, request.chain ?? 'default', out.model);
+    if (raw !== undefined) {
+      out.raw = raw;
+      if (pass.addsUsage) out.rawAddsUsage = true;
     }
   }
   return out;

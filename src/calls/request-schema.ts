@@ -98,10 +98,9 @@ const requestSchema = z.object({
   timeoutMs: positiveMs.optional(),
   firstTokenTimeoutMs: positiveMs.optional(),
   cache: z.boolean().optional(),
-  passThrough: z.object({ text: z.string(), body: z.record(z.string(), z.unknown()), api: z.enum(['chat', 'responses']).optional() }).strict().optional(),
 }).strict();
 
-const PLAIN_KEYS = new Set(['chain', 'messages', 'maxTokens', 'temperature', 'tenant', 'idempotencyKey', 'signal', 'timeoutMs', 'firstTokenTimeoutMs', 'cache', 'passThrough']);
+const PLAIN_KEYS = new Set(['chain', 'messages', 'maxTokens', 'temperature', 'tenant', 'idempotencyKey', 'signal', 'timeoutMs', 'firstTokenTimeoutMs', 'cache']);
 const PLAIN_ROLES = new Set(['system', 'user', 'assistant', 'developer']);
 const optionalText = (v: unknown) => v === undefined || (typeof v === 'string' && v.length > 0);
 const optionalPositive = (v: unknown) => v === undefined || (typeof v === 'number' && v > 0 && v <= MAX_TIMER_MS);
@@ -118,21 +117,13 @@ function plainlyValid(r: Record<string, unknown>): boolean {
     if (typeof m !== 'object' || m === null || !PLAIN_ROLES.has(m.role) || typeof m.content !== 'string') return false;
     for (const key in m) if (key !== 'role' && key !== 'content') return false;
   }
-  const { maxTokens, temperature, signal, cache, passThrough } = r;
-  if (passThrough !== undefined && !plainPassThrough(passThrough)) return false;
+  const { maxTokens, temperature, signal, cache } = r;
   return optionalText(r.chain) && optionalText(r.tenant) && optionalText(r.idempotencyKey)
     && (maxTokens === undefined || (Number.isSafeInteger(maxTokens) && (maxTokens as number) > 0 && (maxTokens as number) <= MAX_OUTPUT_TOKENS))
     && (temperature === undefined || (typeof temperature === 'number' && temperature >= 0 && temperature <= 2))
     && (signal === undefined || signal instanceof AbortSignal)
     && (cache === undefined || typeof cache === 'boolean')
     && optionalPositive(r.timeoutMs) && optionalPositive(r.firstTokenTimeoutMs);
-}
-
-function plainPassThrough(v: unknown): boolean {
-  if (typeof v !== 'object' || v === null) return false;
-  const { text, body, api } = v as Record<string, unknown>;
-  const keys = api === undefined ? 2 : api === 'chat' || api === 'responses' ? 3 : -1;
-  return typeof text === 'string' && typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(v).length === keys;
 }
 
 /** One thing wrong with a call's input: the parameter's path (`messages[0].content`) and what is wrong with it. */
@@ -219,7 +210,6 @@ const embedSchema = z.object({
   tenant: z.string().min(1).optional(),
   signal: z.instanceof(AbortSignal).optional(),
   timeoutMs: positiveMs.optional(),
-  passThrough: z.object({ text: z.string(), body: z.record(z.string(), z.unknown()) }).strict().optional(),
 }).strict();
 
 /** Checks an embed call's input before anything is sent; throws `RouterError` kind `invalid_request` naming each problem. */

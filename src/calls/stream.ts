@@ -8,6 +8,7 @@ import { runHedged } from '../policy/hedge.js';
 import type { Call } from '../runtime/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Attempt, ChatRequest, ChatResult, RateLimitSnapshot, ToolCall } from '../types.js';
+import { RAW_START, type RawBytes } from '../pass-through/seam.js';
 import { chatTokens } from './chat.js';
 import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
@@ -27,8 +28,6 @@ export type StreamEvent =
   | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
   | { type: 'tool_call'; toolCall: ToolCall }
   | { type: 'done'; result: ChatResult }
-  /** Pass-through only (a `passThrough` request whose target took its bytes, `start.passThrough`): the upstream's SSE bytes, whole events as they came, before the text they carry. */
-  | { type: 'raw'; bytes: string }
   | {
     type: 'interrupted';
     /** The text shown before the stream stopped. */
@@ -54,9 +53,14 @@ export interface StreamStart {
   requestId?: string;
   /** The headroom the committed response reported, when it carried rate-limit headers. */
   rateLimit?: RateLimitSnapshot;
-  /** The committed attempt sent the request's `passThrough` bytes: `raw` events carry the upstream's stream as it came. */
-  passThrough?: true;
 }
+
+/**
+ * What a stream yields to the one caller that can ask for pass-through (the gateway, through
+ * src/pass-through/seam.ts): a request carrying its bytes whose committed attempt sent them gets a
+ * `start` marked `startsRaw`, then `raw` events beside the usual ones. Every other caller sees `StreamEvent`s only.
+ */
+export type RelayEvent = StreamEvent | RawBytes;
 
 /** Options of `router.stream`. */
 export interface StreamOptions {
@@ -149,7 +153,7 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
  * completed. A stream that ends without its provider's terminal event is never `done`; a tool call
  * cut off before its end is never emitted as complete.
  */
-export async function* streamCall(rt: Runtime, call: Call<ChatRequest>, options: StreamOptions = {}): AsyncGenerator<StreamEvent> {
+export async function* streamCall(rt: Runtime, call: Call<ChatRequest>, options: StreamOptions = {}): AsyncGenerator<RelayEvent> {
   rt.active.enter();
   let active = true;
   // The call counts as in flight until its last event is handed over, not until the consumer asks
@@ -167,7 +171,7 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>, options:
   }
 }
 
-async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => void, keepText: boolean): AsyncGenerator<StreamEvent> {
+async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => void, keepText: boolean): AsyncGenerator<RelayEvent> {
   const { clock } = rt;
   const { value: open, target: runtime, slot, hedged } = await runHedged(rt, call, streamKind);
   const target = runtime.target;
@@ -190,7 +194,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     yield {
       type: 'start', ...where, attempts: call.attempts,
       ...(open.requestId !== undefined ? { requestId: open.requestId } : {}), ...(open.rateLimit ? { rateLimit: open.rateLimit } : {}),
-      ...(open.raw !== undefined ? { passThrough: true as const } : {}),
+      ...(open.raw !== undefined ? RAW_START : {}),
     };
     if (open.raw !== undefined) yield { type: 'raw', bytes: open.raw };
     for (;;) {

@@ -1,13 +1,14 @@
-import type { RawTarget } from '../../providers/types.js';
+import type { RawChatTarget } from '../../providers/types.js';
 
 /**
  * What the router sent a target besides the body's own fields: the values its request carries after
- * the chain step's defaults (`maxTokens`, `temperature`) and whether `providerOptions` add to the body.
+ * the chain step's defaults (`maxTokens`, `temperature`) and whether `providerOptions` add to the
+ * body (true, or the fields they add: any at all disqualifies a Chat Completions body).
  */
 export interface PassThroughSent {
   maxTokens?: number;
   temperature?: number;
-  extraBody: boolean;
+  extraBody?: boolean | Readonly<Record<string, unknown>>;
 }
 
 /** The Chat Completions fields a pass-through target takes exactly as the client sent them. */
@@ -21,7 +22,7 @@ const PLAIN_ROLES = new Set(['system', 'user', 'assistant']);
  * conversion), what the adapter says of the target, and what the router would send it.
  * Any field, message shape or target trait the translated path would map disqualifies it.
  */
-export function passThroughBlocker(body: Record<string, unknown>, target: RawTarget | undefined, sent: PassThroughSent): string | undefined {
+export function passThroughBlocker(body: Record<string, unknown>, target: RawChatTarget | undefined, sent: PassThroughSent): string | undefined {
   if (!target) return 'the target does not take OpenAI Chat Completions bodies as they are';
   for (const key in body) {
     if (body[key] !== undefined && !VERBATIM.has(key)) return `${key} is mapped by the router`;
@@ -70,10 +71,9 @@ const INCLUDE_USAGE = '"stream_options":{"include_usage":true},';
  * once (or not in the plain form), the body is serialised again from its parsed fields instead. A
  * stream that does not ask for usage gets `stream_options.include_usage` (passThroughAddsUsage):
  * inserted first in the object when the client sent no `stream_options`, merged (serialised again)
- * when it sent some.
+ * when it sent some. `addUsage`: `passThroughAddsUsage(body)`, when the caller has it already.
  */
-export function passThroughBytes(text: string, body: Record<string, unknown>, chain: string, model: string): string {
-  const addUsage = passThroughAddsUsage(body);
+export function passThroughBytes(text: string, body: Record<string, unknown>, chain: string, model: string, addUsage = passThroughAddsUsage(body)): string {
   if (addUsage && body.stream_options !== undefined) {
     return JSON.stringify(Object.assign({}, body, { model, stream_options: Object.assign({}, (body.stream_options as object), { include_usage: true }) }));
   }

@@ -3,12 +3,13 @@ import type { JSONSchema } from '../types.js';
 
 /**
  * What the router would send a Responses target besides the body's own fields: the values its
- * request carries after the chain step's defaults, and the fields `providerOptions` add to the body.
+ * request carries after the chain step's defaults, and the fields `providerOptions` add to the body
+ * (`true`: some, unnamed).
  */
 export interface ResponsesPassThroughSent {
   maxTokens?: number;
   temperature?: number;
-  extraBody?: Readonly<Record<string, unknown>>;
+  extraBody?: boolean | Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -68,6 +69,7 @@ export function responsesPassThroughBlocker(body: Readonly<Record<string, unknow
   if (target.reasoning && (given(body.temperature) || given(body.top_p))) return 'a reasoning model refuses temperature and top_p';
   if (sent.maxTokens !== (body.max_output_tokens ?? undefined)) return 'the chain step sets maxTokens';
   if (sent.temperature !== (body.temperature ?? undefined)) return 'the chain step sets temperature';
+  if (sent.extraBody === true) return 'providerOptions add to the body';
   if (sent.extraBody) {
     // The gateway passes OpenAI-only fields on as providerOptions: the same values, already in the body.
     for (const key in sent.extraBody) if (!Object.is(sent.extraBody[key], body[key])) return 'providerOptions add to the body';

@@ -1,7 +1,7 @@
 import { withCallerAbort } from '../policy/abort-link.js';
 import { withCallerKey } from './keys.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { StreamEvent } from '../calls/stream.js';
+import type { RelayEvent } from '../calls/stream.js';
 import { fromOpenAI } from '../convert/from-openai.js';
 import { openAIParam } from '../convert/openai-param.js';
 import { openAIChunker, openAIErrorFrame, type OpenAIChunker } from '../convert/to-openai-chunks.js';
@@ -12,12 +12,11 @@ import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
 import { errorReply, gatewayError } from './error-reply.js';
 import { rawBodyOf } from './raw-body.js';
 import { relayEvents, type WireRelay } from './relay-events.js';
+import { PassThrough, rawAnswerOf, startsRaw, withPassThrough } from '../pass-through/seam.js';
+import { relayStream } from './relay-stream.js';
 import { SseWriter } from './sse-writer.js';
 import { startStream } from './stream-start.js';
 import { chainOf, type GatewayState } from './state.js';
-
-/** What a Chat Completions body says it is, near its start. */
-const CHAT_COMPLETION = /"object"\s*:\s*"chat\.completion"/;
 
 /** `POST /v1/chat/completions`: `model` names a chain; `stream: true` answers in server-sent events. */
 export function chatCompletions(state: GatewayState) {
@@ -46,16 +45,17 @@ export function chatCompletions(state: GatewayState) {
       withCallerAbort(chat, context.controller);
       // Pass-through: a target that takes the body as it is gets the client's bytes (see src/decide/pass-through.ts).
       const text = state.passThrough ? rawBodyOf(request) : undefined;
-      if (text !== undefined) chat.passThrough = { text, body: params };
+      if (text !== undefined) withPassThrough(chat, new PassThrough(text, params, 'chat'));
       if (context.stream) return await streamAnswer(state, request, reply, chat, params);
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       const headers: Record<string, string> = Object.assign(baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: result.requestId }));
       // A cached or replayed answer may carry another endpoint's body (a Responses object): only a chat completion is relayed.
-      if (result.raw !== undefined && (result.responseModel === undefined || result.responseModel === result.model) && CHAT_COMPLETION.test(result.raw)) {
+      const raw = rawAnswerOf(result);
+      if (raw?.rawApi === 'chat' && (result.responseModel === undefined || result.responseModel === result.model)) {
         // The upstream's answer as it came: its `model` is the one today's converted answer names.
         headers['content-type'] = 'application/json; charset=utf-8';
-        return reply.headers(headers).send(result.raw);
+        return reply.headers(headers).send(raw.raw);
       }
       return reply.headers(headers).send(toOpenAI(result));
     } catch (err) {
@@ -76,10 +76,10 @@ export function chatCompletions(state: GatewayState) {
 async function streamAnswer(state: GatewayState, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest, params: Record<string, unknown>): Promise<unknown> {
   const context = contextOf(request);
   // The chunks carry the text; `done` need not (the stream then holds none of it, at any length).
-  const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
+  const events = relayStream(state.router, chat, { keepText: false });
   const { start, res } = await startStream(request, reply, state.draining, events);
   const out = new SseWriter(res);
-  if (start.passThrough) return relayBytes(context, reply, out, events);
+  if (startsRaw(start)) return relayBytes(context, reply, out, events);
   const options = params.stream_options as { include_usage?: unknown } | undefined;
   const chunker = openAIChunker({ includeUsage: options?.include_usage === true });
   await relayEvents(out, events, start, CHUNKS, chunker, context);
@@ -99,7 +99,7 @@ const CHUNKS: WireRelay<OpenAIChunker> = {
  * A pass-through stream after its start: the upstream's bytes as they came (its chunks, its
  * `[DONE]`), nothing of the gateway's own but the error frame that ends an interrupted stream.
  */
-async function relayBytes(context: ReturnType<typeof contextOf>, reply: FastifyReply, out: SseWriter, events: AsyncIterator<StreamEvent>): Promise<unknown> {
+async function relayBytes(context: ReturnType<typeof contextOf>, reply: FastifyReply, out: SseWriter, events: AsyncIterator<RelayEvent>): Promise<unknown> {
   await relayEvents(out, events, undefined, BYTES, undefined, context);
   return reply;
 }

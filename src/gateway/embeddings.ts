@@ -6,6 +6,7 @@ import type { Attempt, EmbedRequest } from '../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from './context.js';
 import { errorReply, gatewayError, type ErrorReply } from './error-reply.js';
 import { rawBodyOf } from './raw-body.js';
+import { PassThrough, rawAnswerOf, withPassThrough } from '../pass-through/seam.js';
 import { chainOf, type GatewayState } from './state.js';
 
 const KNOWN = new Set(['model', 'input', 'encoding_format', 'dimensions', 'user']);
@@ -64,7 +65,7 @@ export function embeddings(state: GatewayState) {
     if ('status' in asked) return sendError(request, reply, asked, state.draining);
     // Pass-through: a target that takes the body as it is gets the client's bytes and its answer comes back as it came.
     const text = state.passThrough ? rawBodyOf(request) : undefined;
-    if (text !== undefined) asked.request.passThrough = { text, body: params };
+    if (text !== undefined) withPassThrough(asked.request, new PassThrough(text, params, 'embeddings'));
     try {
       // The request is this handler's own: filled in, not copied (a copy made by spreading would get a
       // hidden class of its own every time on Node 20, see src/observe/event-refs.ts).
@@ -72,9 +73,10 @@ export function embeddings(state: GatewayState) {
       withCallerAbort(asked.request, context.controller);
       const result = await state.router.embed(withCallerKey(asked.request, context.caller));
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
-      if (result.raw !== undefined) {
+      const raw = rawAnswerOf(result);
+      if (raw !== undefined) {
         return reply.headers(Object.assign(baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: upstreamRequestId(result.attempts) }), { 'content-type': 'application/json; charset=utf-8' }))
-          .send(result.raw);
+          .send(raw.raw);
       }
       const data = result.embeddings.map((vector, index) => ({ object: 'embedding', index, embedding: asked.base64 ? float32Base64(vector) : vector }));
       const tokens = result.usage.inputTokens;

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../calls/stream.js';
+import type { RelayEvent, StreamEvent } from '../calls/stream.js';
 import { isRouterError } from '../errors.js';
 import type { SseWriter } from './sse-writer.js';
 
@@ -10,11 +10,11 @@ export type DoneEvent = Extract<StreamEvent, { type: 'done' }>;
  * (a chunker, a streamer, a relay's held bytes): one constant object per wire, so relaying adds no
  * closure per request and no allocation per event.
  */
-export interface WireRelay<S> {
+export interface WireRelay<S, E extends RelayEvent = RelayEvent> {
   /** After `done`: `data: [DONE]` (Chat Completions' own chunks) or no terminator (the others; a pass-through's came in its bytes). */
   readonly endsWithDone: boolean;
   /** Writes one event that neither finishes nor interrupts the stream (a `raw` blob, a delta, a tool call). */
-  event(out: SseWriter, state: S, event: StreamEvent): Promise<void> | undefined;
+  event(out: SseWriter, state: S, event: E): Promise<void> | undefined;
   /** Writes the end of a stream the router finished. */
   done(out: SseWriter, state: S, event: DoneEvent): Promise<void> | undefined;
   /** Writes the wire's failure: an `interrupted` event's error, or one thrown past the headers. */
@@ -30,11 +30,11 @@ export interface WireRelay<S> {
  * reading, so the router aborts the upstream request and frees its slot, in that order: the client
  * hears the end before the router's own clean-up runs.
  */
-export async function relayEvents<S>(
+export async function relayEvents<S, E extends RelayEvent>(
   out: SseWriter,
-  events: AsyncIterator<StreamEvent>,
-  first: StreamEvent | undefined,
-  wire: WireRelay<S>,
+  events: AsyncIterator<E>,
+  first: E | undefined,
+  wire: WireRelay<S, E>,
   state: S,
   context: { kind?: string },
 ): Promise<void> {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { StreamEvent, StreamStart } from '../calls/stream.js';
+import type { RelayEvent, StreamStart } from '../calls/stream.js';
 import { baseHeaders, contextOf, servedHeaders } from './context.js';
 
 /** The head of every server-sent event stream the gateway answers with. */
@@ -24,8 +24,8 @@ export interface StartedStream {
  * served headers. Until `start` nothing is written, so a failure before it is thrown (after the
  * stream is closed) and the route still answers it as an ordinary HTTP error.
  */
-export async function startStream(request: FastifyRequest, reply: FastifyReply, draining: boolean, events: AsyncIterator<StreamEvent>): Promise<StartedStream> {
-  let next: IteratorResult<StreamEvent>;
+export async function startStream(request: FastifyRequest, reply: FastifyReply, draining: boolean, events: AsyncIterator<RelayEvent>): Promise<StartedStream> {
+  let next: IteratorResult<RelayEvent>;
   try {
     next = await events.next();
   } catch (err) {

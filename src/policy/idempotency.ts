@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../types.js';
 import { RouterError } from '../errors.js';
 import { toJSONSchema } from '../calls/schema-input.js';
+import { restoredResult, storedResult } from '../pass-through/seam.js';
 import type { IdempotencyState, IdempotencyStore } from '../store/idempotency-store.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { waitWithin } from '../time/wait-within.js';
@@ -96,7 +97,7 @@ export class Idempotency {
         asked();
       }
       if (claim.state === 'mismatch') throw mismatch(key);
-      if (claim.state === 'done') return Object.assign({}, (JSON.parse(claim.value) as ChatResult), { replayed: true });
+      if (claim.state === 'done') return Object.assign(restoredResult(claim.value), { replayed: true });
       if (claim.state === 'claimed') return this.lead(store, storeKey, print, execute);
       const settled = await this.awaitOther(store, storeKey, key, print, terms);
       if (settled) return settled;
@@ -113,7 +114,7 @@ export class Idempotency {
       outcome = { ok: true, value };
       // An answer the provider gave is never reported as a failure: a store that cannot record it
       // keeps it locally and writes it later (FallbackStore), or it is lost to replays, not to this caller.
-      await Promise.resolve(store.completeIdempotency(storeKey, print, JSON.stringify(value), this.ttlMs, this.clock.now())).catch(() => {});
+      await Promise.resolve(store.completeIdempotency(storeKey, print, storedResult(value), this.ttlMs, this.clock.now())).catch(() => {});
       return value;
     } catch (err) {
       await Promise.resolve(store.abandonIdempotency(storeKey)).catch(() => {});
@@ -150,7 +151,7 @@ export class Idempotency {
       // A call here lost the race to claim the key to a leader in this same process: follow it.
       if (this.inflight.has(storeKey)) return undefined;
       const state = await store.readIdempotency(storeKey, print, this.clock.now());
-      if (state.state === 'done') return Object.assign({}, (JSON.parse(state.value) as ChatResult), { replayed: true });
+      if (state.state === 'done') return Object.assign(restoredResult(state.value), { replayed: true });
       if (state.state === 'missing') return undefined;
       if (state.state === 'mismatch') throw mismatch(key);
       // A claim that outlived its own lifetime belongs to a caller that died, or to a store out of reach.

@@ -1,6 +1,8 @@
 import OpenAI, { APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
+import type { RelayEvent } from '../../src/calls/stream.js';
 import type { CallEvent } from '../../src/observe/events.js';
+import { PassThrough, startsRaw, withPassThrough } from '../../src/pass-through/seam.js';
 import { ANTHROPIC_PATH, OPENAI_PATH, openai429Headers, openaiBodies } from '../support/fixtures.js';
 import { anthropicSse, openaiSse } from '../support/sse.js';
 import type { Upstream } from '../support/upstream.js';
@@ -176,7 +178,7 @@ describe('gateway pass-through streams: the upstream\'s bytes back, every decisi
   });
 });
 
-describe('router.stream and router.chat called with a passThrough body directly', () => {
+describe('router.stream and router.chat called with a pass-through body directly (the seam the gateway uses)', () => {
   it('streams: start says passThrough, raw events carry the upstream\'s bytes, text and done as ever', async () => {
     h = await startHarness(up);
     const events = openaiSse(['Hel', 'lo']);
@@ -185,8 +187,9 @@ describe('router.stream and router.chat called with a passThrough body directly'
     const seen: string[] = [];
     let bytes = '';
     let text = '';
-    for await (const ev of h.router.stream({ chain: 'openai-only', messages: hello, passThrough: { text: JSON.stringify(body), body } })) {
-      seen.push(ev.type === 'start' ? `start:${String(ev.passThrough)}` : ev.type);
+    const stream = h.router.stream(withPassThrough({ chain: 'openai-only', messages: hello }, new PassThrough(JSON.stringify(body), body, 'chat'))) as AsyncIterable<RelayEvent>;
+    for await (const ev of stream) {
+      seen.push(ev.type === 'start' ? `start:${String(startsRaw(ev))}` : ev.type);
       if (ev.type === 'raw') bytes += ev.bytes;
       if (ev.type === 'text') text += ev.delta;
       if (ev.type === 'done') expect(ev.result).toMatchObject({ text: 'Hello', finishReason: 'stop', usage: { inputTokens: 17, outputTokens: 10 } });
@@ -201,9 +204,9 @@ describe('router.stream and router.chat called with a passThrough body directly'
   it('refuses before sending a streamed body on router.chat, and a plain one on router.stream', async () => {
     h = await startHarness(up);
     const streamed = { model: 'openai-only', messages: hello, stream: true };
-    await expect(h.router.chat({ chain: 'openai-only', messages: hello, passThrough: { text: JSON.stringify(streamed), body: streamed } })).rejects.toMatchObject({ kind: 'invalid_request', message: expect.stringMatching(/call router\.stream/) });
+    await expect(h.router.chat(withPassThrough({ chain: 'openai-only', messages: hello }, new PassThrough(JSON.stringify(streamed), streamed, 'chat')))).rejects.toMatchObject({ kind: 'invalid_request', message: expect.stringMatching(/call router\.stream/) });
     const plain = { model: 'openai-only', messages: hello };
-    expect(() => h.router.stream({ chain: 'openai-only', messages: hello, passThrough: { text: JSON.stringify(plain), body: plain } })).toThrow(/must ask for a stream/);
+    expect(() => h.router.stream(withPassThrough({ chain: 'openai-only', messages: hello }, new PassThrough(JSON.stringify(plain), plain, 'chat')))).toThrow(/must ask for a stream/);
     expect(up.count(OPENAI_PATH)).toBe(0);
   });
 });

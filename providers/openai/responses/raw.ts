@@ -3,11 +3,10 @@ import type { APIError } from 'openai';
 import type { HeaderBag } from '../../shared/headers.js';
 import { truncatedStream } from '../../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../../types.js';
-import { sendRaw } from '../raw-chat.js';
-import { postRaw } from '../raw-post.js';
 import { eventData, nextEventEnd } from '../raw-stream.js';
 import { responsesProviderResponse } from './chat.js';
-import type { ResponsesContext, ResponsesRaw } from './context.js';
+import type { ResponsesContext } from './context.js';
+import type { Wire } from '../wire.js';
 import { ResponsesEventReader } from './events.js';
 
 /**
@@ -15,25 +14,21 @@ import { ResponsesEventReader } from './events.js';
  * the target's) to `/responses` as they are, the answer read as `chatResponses` reads the SDK's
  * (the same text, tool calls, finish, usage and errors) and its body kept as it came (`raw`).
  */
-export async function chatResponsesRaw(ctx: ResponsesContext, raw: ResponsesRaw, request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
+export async function chatResponsesRaw(ctx: ResponsesContext, wire: Wire, request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
   let body: string;
   let headers: HeaderBag;
   let data: OpenAI.Responses.Response;
   try {
-    if (raw.plain) {
-      const answer = await postRaw(raw.plain.transport, raw.plain.endpoint, request.raw!, options, false);
-      ({ text: body, headers } = answer);
-    } else {
-      const web = await sendRaw(raw.fetch, raw.endpoint, request.raw!, options, false);
-      body = await web.text();
-      headers = web.headers;
-    }
+    ({ text: body, headers } = await wire.answer(request.raw!, options));
     data = JSON.parse(body) as OpenAI.Responses.Response;
   } catch (err) {
     throw ctx.map(request.model)(err);
   }
   const answer = responsesProviderResponse(ctx, request, data, headers);
   answer.raw = body;
+  answer.rawApi = 'responses';
+  // The Response as parsed here: the gateway keeps it for previous_response_id without parsing the bytes again.
+  answer.rawParsed = data as unknown as Readonly<Record<string, unknown>>;
   return answer;
 }
 
@@ -47,12 +42,12 @@ const FAILING = new Set(['error', 'response.failed']);
  * `error` or `response.failed` event is thrown as on the SDK's stream, after the events before it
  * and without its own bytes; reading stops at the terminal event.
  */
-export async function* streamResponsesRaw(ctx: ResponsesContext, raw: ResponsesRaw, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
+export async function* streamResponsesRaw(ctx: ResponsesContext, wire: Wire, request: ProviderRequest, options: ProviderCallOptions): AsyncGenerator<ProviderStreamEvent> {
   const where = ctx.where(request.model);
   const map = ctx.map(request.model);
   let response: Response;
   try {
-    response = await sendRaw(raw.fetch, raw.endpoint, request.raw!, options, true);
+    response = await wire.events(request.raw!, options);
   } catch (err) {
     throw map(err);
   }

@@ -1,5 +1,6 @@
 import { withCallerAbort } from '../../policy/abort-link.js';
 import { withCallerKey } from '../keys.js';
+import type { StreamEvent } from '../../calls/stream.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isRecord } from '../../convert/convert-error.js';
 import { isRouterError } from '../../errors.js';
@@ -74,7 +75,7 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
 }
 
 /** The Messages stream: the router's events as named Messages events; no terminator after `message_stop`. */
-const MESSAGES: WireRelay<AnthropicStreamer> = {
+const MESSAGES: WireRelay<AnthropicStreamer, StreamEvent> = {
   endsWithDone: false,
   event: (out, streamer, event) => out.named(streamer.push(event)),
   done: (out, streamer, event) => out.named(streamer.push(event)),

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../../calls/stream.js';
+import type { RelayEvent } from '../../calls/stream.js';
 import { responsesFailure } from './failure.js';
 import { relayEvents, type DoneEvent, type WireRelay } from '../relay-events.js';
 import type { SseWriter } from '../sse-writer.js';
@@ -110,7 +110,7 @@ const PASSED: WireRelay<Relayed> = {
  * held until the router's `done`, so the answer is kept before the client hears it is complete.
  * Ends the response and the router stream (relayEvents).
  */
-export async function relayResponses(out: SseWriter, events: AsyncIterator<StreamEvent>, hooks: RelayHooks, context: { kind?: string }): Promise<void> {
+export async function relayResponses(out: SseWriter, events: AsyncIterator<RelayEvent>, hooks: RelayHooks, context: { kind?: string }): Promise<void> {
   const relayed: Relayed = { hooks, sequence: -1, created: undefined, held: undefined };
   await relayEvents(out, events, undefined, PASSED, relayed, context);
 }

@@ -21,6 +21,8 @@ import { relayResponses } from './relay.js';
 import { relayEvents, type WireRelay } from '../relay-events.js';
 import { responsesFailure } from './failure.js';
 import { rawBodyOf } from '../raw-body.js';
+import { PassThrough, rawAnswerOf, startsRaw, withPassThrough } from '../../pass-through/seam.js';
+import { relayStream } from '../relay-stream.js';
 
 const nowS = () => Math.floor(Date.now() / 1000);
 
@@ -68,18 +70,20 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
     const turn: Turn = { state, conversations, logger, tenant, call, meta: { id: newResponseId(), createdAt: nowS(), model: chain, echo: call.echo } };
     // Pass-through: a target on the Responses API gets the client's bytes when nothing needs mapping (src/decide/responses-pass-through.ts).
     const text = state.passThrough ? rawBodyOf(request) : undefined;
-    if (text !== undefined) chat.passThrough = { text, body: params, api: 'responses' };
+    if (text !== undefined) withPassThrough(chat, new PassThrough(text, params, 'responses'));
     try {
       if (context.stream) return await streamAnswer(turn, request, reply, chat);
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       const headers: Record<string, string> = Object.assign({}, baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: result.requestId }));
-      const upstream = result.raw === undefined ? undefined : upstreamResponse(result.raw);
-      if (upstream) {
-        // The upstream's Response as it came (its id, output items and usage), kept under its own id.
-        await keep(turn, result, upstream);
+      // A cached or replayed answer may carry another endpoint's body (a chat completion): only a Response is relayed.
+      const raw = rawAnswerOf(result);
+      if (raw?.rawApi === 'responses') {
+        // The upstream's Response as it came (its id, output items and usage), kept under its own id:
+        // as the adapter parsed it, or (a replay, which keeps only the bytes) parsed now.
+        await keep(turn, result, raw.rawParsed ?? JSON.parse(raw.raw) as Record<string, unknown>);
         headers['content-type'] = 'application/json; charset=utf-8';
-        return reply.headers(headers).send(result.raw!);
+        return reply.headers(headers).send(raw.raw);
       }
       turn.meta.model = result.model;
       const response = completedResponse(turn.meta, result, nowS());
@@ -91,20 +95,6 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
       return sendError(request, reply, errorReply(oneLine(err, wireParam), wireParam), state.draining, isRouterError(err) ? err.attempts.length : undefined);
     }
   };
-}
-
-/**
- * A passed-through answer's body when it is a Response object, else undefined (rendered as on the
- * translated path): a cached or idempotent replay of the same call made through /v1/chat/completions
- * carries that endpoint's body.
- */
-function upstreamResponse(raw: string): Record<string, unknown> | undefined {
-  try {
-    const parsed = JSON.parse(raw) as Record<string, unknown> | null;
-    return parsed !== null && typeof parsed === 'object' && parsed.object === 'response' ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -144,11 +134,11 @@ async function keep(turn: Turn, result: ChatResult, response: { id?: unknown; ou
 async function streamAnswer(turn: Turn, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest): Promise<unknown> {
   const { state } = turn;
   const context = contextOf(request);
-  const events = state.router.stream(chat)[Symbol.asyncIterator]();
+  const events = relayStream(state.router, chat);
   const { start, res } = await startStream(request, reply, state.draining, events);
   turn.meta.model = start.model;
   const out = new SseWriter(res);
-  if (start.passThrough) {
+  if (startsRaw(start)) {
     await relayResponses(out, events, { keep: (result, response) => keep(turn, result, response) }, context);
     return reply;
   }

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../../calls/stream.js';
+import type { RelayEvent } from '../../calls/stream.js';
 import type { ChatResult, ToolCall } from '../../types.js';
 import { itemId } from './ids.js';
 import { argumentsOf, callItem, messageItem, responseObject, responsesUsage, statusOf, type ResponseMeta } from './response-object.js';
@@ -51,8 +51,8 @@ export class ResponsesEvents {
     return [this.ev('response.created', { response }), this.ev('response.in_progress', { response })];
   }
 
-  /** The events one router event becomes (`text`, `tool_call_delta`, `tool_call`). */
-  push(event: StreamEvent): ResponsesEvent[] {
+  /** The events one router event becomes (`text`, `tool_call_delta`, `tool_call`; a pass-through stream's `raw` bytes, none). */
+  push(event: RelayEvent): ResponsesEvent[] {
     switch (event.type) {
       case 'text':
         return event.delta ? this.text(event.delta) : [];

@@ -39,9 +39,6 @@ export class StreamParts {
       }
       case 'tool_call':
         return this.endInput(ev.toolCall.id);
-      case 'raw':
-        // Only a gateway's pass-through request carries bytes; the text events hold the same text.
-        return [];
       case 'done': {
         const { result } = ev;
         // The text went out as deltas (the stream keeps none of it): only its metadata is placed here.
