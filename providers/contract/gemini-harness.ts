@@ -22,7 +22,8 @@ function replyFor(c: ContractCase): Reply | undefined {
     case 'rate_limited_retry_after_date': return { status: 429, headers: { 'retry-after': new Date(CONTRACT_NOW_MS + 30_000).toUTCString() }, body: geminiBodies.exhausted };
     case 'rate_limited_reset_headers': return { status: 429, body: geminiBodies.rateLimit('3s') };
     case 'rate_limited_try_again_in': return { status: 429, body: retryInMessage };
-    case 'quota': return { status: 429, body: geminiBodies.perDayQuota };
+    // The per-day violation listed last (map-error.test has it first): the day is found wherever it stands.
+    case 'quota': return { status: 429, body: geminiBodies.perDayQuotaLast };
     case 'server_error': return { status: 500, body: geminiBodies.internal };
     case 'overloaded': return { status: 503, body: geminiBodies.overloaded };
     case 'auth': return { status: 400, body: geminiBodies.invalidKey };

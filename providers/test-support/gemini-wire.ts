@@ -94,6 +94,26 @@ export const geminiBodies = {
       }, retryInfo('47s')],
     },
   },
+  /**
+   * The same spent day with the per-day violation last, after the per-minute ones: Google gives the
+   * violations in no promised order, so a mapping that reads only the first would call this a
+   * per-minute rate limit and retry into a quota that is gone until tomorrow.
+   */
+  perDayQuotaLast: {
+    error: {
+      code: 429,
+      message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.',
+      status: 'RESOURCE_EXHAUSTED',
+      details: [help, {
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: [
+          violation('GenerateRequestsPerMinutePerProjectPerModel-FreeTier'),
+          violation('GenerateContentInputTokensPerModelPerMinute-FreeTier', 'generativelanguage.googleapis.com/generate_content_free_tier_input_token_count'),
+          violation('GenerateRequestsPerDayPerProjectPerModel-FreeTier'),
+        ],
+      }, retryInfo('47s')],
+    },
+  },
   /** The older bare 429 (google-gemini/gemini-cli#2020): no details, no hint. */
   exhausted: { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } },
   /** A wrong key is a 400 on this API (the troubleshooting page's example envelope). */
