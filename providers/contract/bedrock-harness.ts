@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import { startUpstream, type Reply, type Upstream } from '../../test/support/upstream.js';
-import { adapterFor, fixedClock } from '../test-support/adapter-harness.js';
+import type { Reply } from '../../test/support/upstream.js';
 import {
   bedrockError, bedrockPath, converseBody, converseOk, eventFrame, exceptionFrame, streamEndFrames, textStreamFrames, THROTTLED, toolStreamFrames,
 } from '../test-support/bedrock-wire.js';
-import { CONTRACT_NOW_MS, EXPECT, type Arranged, type ContractCase, type ContractHarness } from './cases.js';
+import { CONTRACT_NOW_MS, EXPECT, type ContractCase, type ContractHarness } from './cases.js';
+import { loopbackHarness } from './loopback-harness.js';
 
 /** A cross-region inference profile id, as most accounts call Claude on Bedrock. */
 const MODEL = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0';
@@ -58,55 +58,29 @@ function replyFor(c: ContractCase): { converse?: Reply; stream?: Reply; invoke?:
 
 /** The `bedrock` adapter in the contract: the real AWS SDK (SigV4, event-stream decoding) against a loopback Bedrock runtime. */
 export function bedrockHarness(): ContractHarness {
-  let upstream: Upstream;
-  let onHang: (() => void) | undefined;
-  const hang = () => {
-    onHang?.();
-    return { hang: true } as const;
-  };
-
-  return {
+  return loopbackHarness({
     name: 'bedrock',
     model: MODEL,
     embedModel: EMBED_MODEL,
-    async start() {
-      upstream = await startUpstream();
-      upstream.otherwise(CONVERSE, hang).otherwise(STREAM, hang);
-    },
-    async stop() {
-      await upstream.close();
-    },
-    arrange(c: ContractCase): Arranged {
-      upstream.reset();
+    held: [CONVERSE, STREAM],
+    provider: (url) => ({ type: 'bedrock', region: 'us-east-1', baseURL: url }),
+    script(upstream, c) {
       const reply = replyFor(c);
       if (reply?.converse) upstream.script(CONVERSE, reply.converse);
       if (reply?.stream) upstream.script(STREAM, reply.stream);
       if (reply?.invoke) upstream.script(INVOKE, reply.invoke);
-      const whenSent = new Promise<void>((resolve) => {
-        onHang = resolve;
-      });
-      const adapter = adapterFor('bedrock', { type: 'bedrock', region: 'us-east-1', baseURL: upstream.url }, fixedClock(CONTRACT_NOW_MS));
-      return {
-        adapter,
-        whenSent,
-        sent: () => upstream.count(),
-        ...(c === 'embed' ? { vectors: VECTORS } : {}),
-        ...(c === 'success' ? { usage: { inputTokens: 505, outputTokens: 41 } } : {}),
-        ...(c === 'cached_usage' ? { usage: EXPECT.cachedUsage } : {}),
-        ...(c === 'stream_success' ? { usage: { inputTokens: 11, outputTokens: 6 } } : {}),
-        checkSent() {
-          const seen = upstream.requests[0];
-          if (!seen) return;
-          // Every request is SigV4-signed by the SDK, for the bedrock service in the configured region.
-          expect(seen.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=[^/]+\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
-          const body = seen.body;
-          if (c === 'json_output') expect(body.outputConfig.textFormat).toMatchObject({ type: 'json_schema', structure: { jsonSchema: { name: 'weather' } } });
-          if (c === 'tool_call' || c === 'stream_tool_call') expect(body.toolConfig.tools[0]).toMatchObject({ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } });
-          if (c === 'stream_success') expect(seen.path).toBe(STREAM);
-          if (c === 'embed') expect(body).toMatchObject({ texts: EXPECT.embedInput, input_type: 'search_document' });
-        },
-      };
     },
-    cannotExpress: {},
-  };
+    usage: { success: { inputTokens: 505, outputTokens: 41 }, stream_success: { inputTokens: 11, outputTokens: 6 } },
+    vectors: VECTORS,
+    checkSent(seen, c) {
+      if (!seen) return;
+      // Every request is SigV4-signed by the SDK, for the bedrock service in the configured region.
+      expect(seen.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=[^/]+\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
+      const body = seen.body;
+      if (c === 'json_output') expect(body.outputConfig.textFormat).toMatchObject({ type: 'json_schema', structure: { jsonSchema: { name: 'weather' } } });
+      if (c === 'tool_call' || c === 'stream_tool_call') expect(body.toolConfig.tools[0]).toMatchObject({ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object' } } } });
+      if (c === 'stream_success') expect(seen.path).toBe(STREAM);
+      if (c === 'embed') expect(body).toMatchObject({ texts: EXPECT.embedInput, input_type: 'search_document' });
+    },
+  });
 }

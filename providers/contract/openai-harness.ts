@@ -1,12 +1,12 @@
+import { expect } from 'vitest';
 import { compatibleInsufficientCredits, compatibleRateLimitNullCode, openaiBodies, openaiCompletion, openaiSuccessHeaders } from '../../test/support/fixtures.js';
 import { openaiErrorFrame, openaiSse } from '../../test/support/sse.js';
-import { startUpstream, type Reply, type Upstream } from '../../test/support/upstream.js';
-import { adapterFor, fixedClock } from '../test-support/adapter-harness.js';
+import type { Reply } from '../../test/support/upstream.js';
 import {
   openaiEmbeddings, openaiFinishChunk, openaiRoleChunk, openaiTextChunk, openaiToolChunk, openaiToolCompletion, openaiUsageChunk,
 } from '../test-support/wire.js';
-import { CONTRACT_NOW_MS, EXPECT, type Arranged, type ContractCase, type ContractHarness } from './cases.js';
-import { expect } from 'vitest';
+import { CONTRACT_NOW_MS, EXPECT, type ContractCase, type ContractHarness } from './cases.js';
+import { loopbackHarness } from './loopback-harness.js';
 
 const PATH = '/v1/chat/completions';
 const EMBED_PATH = '/v1/embeddings';
@@ -20,8 +20,6 @@ const VECTORS = [[1, 0], [0, 1], [0.5, 0.25]];
  * a bare `x-ratelimit-reset` in Unix seconds).
  */
 export function openAIHarness(type: 'openai' | 'openai-compatible'): ContractHarness {
-  let upstream: Upstream;
-  let onHang: (() => void) | undefined;
   const compatible = type === 'openai-compatible';
   const rateLimitBody = compatible ? compatibleRateLimitNullCode : openaiBodies.rateLimitRequests;
 
@@ -67,44 +65,25 @@ export function openAIHarness(type: 'openai' | 'openai-compatible'): ContractHar
     }
   }
 
-  return {
+  const pathOf = (c: ContractCase) => (c === 'embed' ? EMBED_PATH : PATH);
+
+  return loopbackHarness({
     name: type,
     model: compatible ? 'llama3:8b' : 'gpt-4o-mini',
-    async start() {
-      upstream = await startUpstream();
-      upstream.otherwise(PATH, () => {
-        onHang?.();
-        return { hang: true };
-      });
-    },
-    async stop() {
-      await upstream.close();
-    },
-    arrange(c: ContractCase): Arranged {
-      upstream.reset();
+    held: [PATH],
+    provider: (url) => ({ type, apiKey: 'sk-contract-0123456789', baseURL: `${url}/v1` }),
+    script(upstream, c) {
       const reply = replyFor(c);
-      const path = c === 'embed' ? EMBED_PATH : PATH;
-      if (reply) upstream.script(path, reply);
-      const whenSent = new Promise<void>((resolve) => {
-        onHang = resolve;
-      });
-      const adapter = adapterFor(type, { type, apiKey: 'sk-contract-0123456789', baseURL: `${upstream.url}/v1` }, fixedClock(CONTRACT_NOW_MS));
-      return {
-        adapter,
-        whenSent,
-        sent: () => upstream.count(path),
-        ...(c === 'embed' ? { vectors: VECTORS } : {}),
-        ...(c === 'success' ? { usage: { inputTokens: 19, outputTokens: 10 } } : {}),
-        ...(c === 'cached_usage' ? { usage: EXPECT.cachedUsage } : {}),
-        ...(c === 'stream_success' ? { usage: { inputTokens: 17, outputTokens: 10 } } : {}),
-        checkSent() {
-          const body = upstream.requests[0]?.body;
-          if (c === 'json_output') expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'weather', strict: true } });
-          if (c === 'tool_call' || c === 'stream_tool_call') expect(body.tools[0]).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
-          if (c === 'stream_success') expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
-        },
-      };
+      if (reply) upstream.script(pathOf(c), reply);
     },
-    cannotExpress: {},
-  };
+    sent: (upstream, c) => upstream.count(pathOf(c)),
+    usage: { success: { inputTokens: 19, outputTokens: 10 }, stream_success: { inputTokens: 17, outputTokens: 10 } },
+    vectors: VECTORS,
+    checkSent(first, c) {
+      const body = first?.body;
+      if (c === 'json_output') expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'weather', strict: true } });
+      if (c === 'tool_call' || c === 'stream_tool_call') expect(body.tools[0]).toMatchObject({ type: 'function', function: { name: 'get_weather' } });
+      if (c === 'stream_success') expect(body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    },
+  });
 }

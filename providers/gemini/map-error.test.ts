@@ -12,6 +12,7 @@ describe('Gemini error envelopes in the decision table', () => {
     ['429 RESOURCE_EXHAUSTED per minute', 429, geminiBodies.rateLimit('13s'), 'rate_limited', 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier', 13_000],
     ['429 with a fractional RetryInfo', 429, geminiBodies.rateLimit('0.5s'), 'rate_limited', 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier', 500],
     ['429 whose violations include a per-day quota', 429, geminiBodies.perDayQuota, 'quota_exhausted', 'GenerateRequestsPerDayPerProjectPerModel-FreeTier', undefined],
+    ['429 whose per-day violation comes last, after the per-minute ones', 429, geminiBodies.perDayQuotaLast, 'quota_exhausted', 'GenerateRequestsPerDayPerProjectPerModel-FreeTier', undefined],
     ['the bare 429 without details', 429, geminiBodies.exhausted, 'rate_limited', 'RESOURCE_EXHAUSTED', undefined],
     ['400 API_KEY_INVALID (a wrong key)', 400, geminiBodies.invalidKey, 'auth', 'API_KEY_INVALID', undefined],
     ['403 PERMISSION_DENIED (no key)', 403, geminiBodies.unregistered, 'auth', 'PERMISSION_DENIED', undefined],

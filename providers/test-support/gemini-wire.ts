@@ -67,6 +67,18 @@ const violation = (quotaId: string, metric = 'generativelanguage.googleapis.com/
   quotaMetric: metric, quotaId, quotaDimensions: { location: 'global', model: 'gemini-2.0-flash' },
 });
 const retryInfo = (delay: string) => ({ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: delay });
+const PER_DAY_REQUESTS = violation('GenerateRequestsPerDayPerProjectPerModel-FreeTier');
+const PER_MINUTE_REQUESTS = violation('GenerateRequestsPerMinutePerProjectPerModel-FreeTier');
+const PER_MINUTE_INPUT_TOKENS = violation('GenerateContentInputTokensPerModelPerMinute-FreeTier', 'generativelanguage.googleapis.com/generate_content_free_tier_input_token_count');
+/** A 429 for a spent day, its QuotaFailure listing `violations` in the order given. */
+const dayQuotaSpent = (violations: ReadonlyArray<ReturnType<typeof violation>>) => ({
+  error: {
+    code: 429,
+    message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.',
+    status: 'RESOURCE_EXHAUSTED',
+    details: [help, { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [...violations] }, retryInfo('47s')],
+  },
+});
 
 export const geminiBodies = {
   /** A per-minute 429 (continuedev/continue#10066 shape): Help, QuotaFailure, RetryInfo. */
@@ -79,21 +91,13 @@ export const geminiBodies = {
     },
   }),
   /** The day's quota spent (googleapis/python-genai#2044): a per-day violation among per-minute ones, and a RetryInfo all the same. */
-  perDayQuota: {
-    error: {
-      code: 429,
-      message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.',
-      status: 'RESOURCE_EXHAUSTED',
-      details: [help, {
-        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
-        violations: [
-          violation('GenerateRequestsPerDayPerProjectPerModel-FreeTier'),
-          violation('GenerateRequestsPerMinutePerProjectPerModel-FreeTier'),
-          violation('GenerateContentInputTokensPerModelPerMinute-FreeTier', 'generativelanguage.googleapis.com/generate_content_free_tier_input_token_count'),
-        ],
-      }, retryInfo('47s')],
-    },
-  },
+  perDayQuota: dayQuotaSpent([PER_DAY_REQUESTS, PER_MINUTE_REQUESTS, PER_MINUTE_INPUT_TOKENS]),
+  /**
+   * The same spent day with the per-day violation last, after the per-minute ones: Google gives the
+   * violations in no promised order, so a mapping that reads only the first would call this a
+   * per-minute rate limit and retry into a quota that is gone until tomorrow.
+   */
+  perDayQuotaLast: dayQuotaSpent([PER_MINUTE_REQUESTS, PER_MINUTE_INPUT_TOKENS, PER_DAY_REQUESTS]),
   /** The older bare 429 (google-gemini/gemini-cli#2020): no details, no hint. */
   exhausted: { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } },
   /** A wrong key is a 400 on this API (the troubleshooting page's example envelope). */

@@ -1,6 +1,7 @@
 import type { ChatRequest, ReasoningOptions, ResponseFormat, Tool, ToolChoice } from '../types.js';
 import { invalidField, isRecord, unsupportedField } from './convert-error.js';
 import { messageFromOpenAI } from './from-openai-messages.js';
+import { reasoningEffortOf } from './reasoning-effort.js';
 import { checkTypes, describe, type WireType } from './wire-types.js';
 
 /** Options of `fromOpenAI`. */
@@ -20,7 +21,6 @@ const MAPPED = new Set([
   'model', 'messages', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'stop', 'top_p', 'seed', 'user',
   'reasoning_effort', 'max_tokens', 'max_completion_tokens', 'temperature', 'n', 'modalities',
 ]);
-const EFFORTS = new Set(['minimal', 'low', 'medium', 'high']);
 
 /** The JSON type of every top-level field the converter reads: anything else in one is a 400 naming it. */
 const TYPES: Readonly<Record<string, WireType>> = {
@@ -77,17 +77,9 @@ function responseFormatOf(format: unknown): ResponseFormat | undefined {
 
 /** `reasoning_effort`: the four shared levels map; `none`, `xhigh` and `max` also go to OpenAI as written. */
 function reasoningOf(effort: unknown, openai: Record<string, unknown>): ReasoningOptions | undefined {
-  if (effort === null || effort === undefined) return undefined;
-  if (typeof effort === 'string' && EFFORTS.has(effort)) return { effort: effort as ReasoningOptions['effort'] };
-  if (effort === 'none') {
-    openai.reasoning_effort = 'none';
-    return undefined;
-  }
-  if (effort === 'xhigh' || effort === 'max') {
-    openai.reasoning_effort = effort;
-    return { effort: 'high' };
-  }
-  throw invalidField('reasoning_effort', `unknown effort ${describe(effort)}`);
+  const reasoning = reasoningEffortOf(effort, openai);
+  if (reasoning === false) throw invalidField('reasoning_effort', `unknown effort ${describe(effort)}`);
+  return reasoning;
 }
 
 /**

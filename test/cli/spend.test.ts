@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { spendWindows } from '../../src/decide/cost.js';
@@ -6,17 +6,11 @@ import { hashKey } from '../../src/gateway/index.js';
 import { createRouter } from '../../src/router.js';
 import { GATEWAY_KEY } from '../../src/spend/gateway-key.js';
 import { captureLogger } from '../support/capture-logger.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisPerFile } from '../support/redis-per-file.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { captureIO, noStack, writeConfig } from './io.js';
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const redis = redisPerFile();
 
 // A dollar a token, on the in-process fake provider (it bills the prompt estimate and its answer).
 const DOLLAR_A_TOKEN = { inputPerMTok: 1_000_000, outputPerMTok: 1_000_000 };

@@ -2,9 +2,9 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANTHROPIC_PATH, OPENAI_PATH, anthropicOk, openaiBodies, openaiOk } from '../support/fixtures.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisPerFile } from '../support/redis-per-file.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const run = promisify(execFile);
@@ -13,14 +13,8 @@ const WORKER = resolve(ROOT, 'test/support/chat-worker.ts');
 const FLEET_WORKER = resolve(ROOT, 'test/reliability/fleet-worker.ts');
 const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 
-let redis: RedisServer;
+const redis = redisPerFile();
 let up: Upstream;
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis.stop();
-});
 beforeEach(async () => {
   up = await startUpstream();
   up.otherwise(OPENAI_PATH, () => openaiOk());

@@ -7,6 +7,10 @@ import { startHarness, type Harness } from './gateway-harness.js';
 // A client's body that cannot be sent upstream (here a `metadata` object nested 100,000 levels
 // deep, which the SDK cannot serialise) is that client's error: a 4xx naming the field, nothing
 // sent, no breaker verdict, so it cannot cut other tenants off from a provider.
+//
+// Validation refuses a body this deep first (input.maxDepth, docs/limits-on-input.md), before any
+// breaker could hear of it; the bound is raised past it here, so the body is within the limit and
+// what is proved is the send step's own isolation (as in test/policy/pre-send.test.ts).
 
 let up: Upstream;
 let h: Harness;
@@ -15,6 +19,7 @@ upstreamPerTest((u) => (up = u), () => h?.close());
 const ALPHA = 'sk-gw-alpha-0123456789abcdef';
 const BETA = 'sk-gw-beta-0123456789abcdef';
 const DEPTH = 100_000;
+const UNBOUNDED = { maxDepth: 1_000_000, maxChars: 1_000_000_000 };
 
 /** The raw JSON text of a chat body whose `metadata` nests DEPTH levels (no client library could encode it). */
 const deepBody = `{"model":"openai-only","messages":[{"role":"user","content":"Say hello"}],"metadata":${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}}`;
@@ -27,6 +32,7 @@ describe('a body that cannot be sent upstream', () => {
   it('answers 4xx naming the field, sends nothing, and leaves the breaker closed; 50 of them do not cut off another tenant', async () => {
     h = await startHarness(up, {
       breaker: { consecutiveFailures: 3 },
+      input: UNBOUNDED,
       gateway: { keys: [{ keyEnv: 'GW_ALPHA', tenant: 'alpha' }, { keyEnv: 'GW_BETA', tenant: 'beta' }] },
     }, { env: { GW_ALPHA: ALPHA, GW_BETA: BETA } });
 
@@ -35,6 +41,8 @@ describe('a body that cannot be sent upstream', () => {
     expect(first.status).toBeLessThan(500);
     const { error } = await first.json() as { error: { type: string; param: string | null; message: string } };
     expect(error).toMatchObject({ type: 'invalid_request_error', param: 'metadata' });
+    // Refused by the send step, not by validation: the breaker assertions below are about that step.
+    expect(error.message).toMatch(/could not be encoded for the provider, so nothing was sent/);
     expect(up.count(OPENAI_PATH)).toBe(0);
     expect(h.router.breakerStates()).toMatchObject({ openai: 'closed' });
 

@@ -1,21 +1,16 @@
 import OpenAI, { APIError } from 'openai';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANTHROPIC_PATH, OPENAI_PATH } from '../support/fixtures.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisPerFile } from '../support/redis-per-file.js';
+import { startRedisServer } from '../support/redis-server.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { startHarness, type Harness } from './gateway-harness.js';
 import { configFile, startServe, type ServeChild } from './serve-child.js';
 
-let redis: RedisServer;
+const redis = redisPerFile();
 let up: Upstream;
 let children: ServeChild[] = [];
 let cleanups: Array<() => void> = [];
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis.stop();
-});
 beforeEach(async () => {
   up = await startUpstream();
 });

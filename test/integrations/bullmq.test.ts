@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { routerProcessor } from '../../src/integrations/bullmq/index.js';
 import type { JobVerdict } from '../../src/integrations/bullmq/index.js';
 import type { Router } from '../../src/router.js';
 import type { ChatRequest } from '../../src/types.js';
 import { OPENAI_PATH, openaiBodies } from '../support/fixtures.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisPerFile } from '../support/redis-per-file.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
@@ -15,16 +15,9 @@ import { ask, rejectionOf, wireRouter } from '../support/wire-router.js';
 // loopback upstream through the real SDK. BullMQ's delays are real time, so they are kept to tens of
 // milliseconds, and the tests wait for the job to settle, never for a time.
 
-let redis: RedisServer;
+const redis = redisPerFile();
 let up: Upstream;
 const open: Array<{ close(): Promise<unknown> }> = [];
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
 beforeEach(async () => {
   up = await startUpstream();
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import type { RouterEvents } from '../../src/observe/events.js';
 import { createRouter, type Router } from '../../src/router.js';
@@ -8,7 +8,7 @@ import { redisStore } from '../../src/store/redis-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
 import { fakeRequests } from '../../src/testing/index.js';
 import { captureLogger } from '../support/capture-logger.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisPerFile } from '../support/redis-per-file.js';
 import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 
@@ -170,13 +170,7 @@ function trackedRedis(url: string, keyPrefix: string): { store: StateStore; idle
 }
 
 describe('breaker.shared on Redis (two routers, one virtual clock)', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis.stop();
-  });
+  const redis = redisPerFile();
 
   it('sends one half-open probe for both routers to a provider that is down', async () => {
     const keyPrefix = `shared-breaker-${randomUUID()}:`;

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { isRouterError } from '../../src/errors.js';
 import type { RouterEvents } from '../../src/observe/events.js';
@@ -8,7 +8,7 @@ import { redisStore } from '../../src/store/redis-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { OPENAI_PATH, openaiSuccessHeaders } from '../support/fixtures.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisPerFile } from '../support/redis-per-file.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
@@ -224,13 +224,7 @@ describe('spend config', () => {
 });
 
 describe('spend budgets shared through Redis', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis.stop();
-  });
+  const redis = redisPerFile();
 
   it('two routers on one Redis never spend past one budget under 50 concurrent calls', async () => {
     const BUDGET = 5;

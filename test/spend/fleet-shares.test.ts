@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { heldBack } from '../../src/decide/fleet-share.js';
 import { createRouter, type Router } from '../../src/router.js';
@@ -7,7 +7,7 @@ import { redisStore } from '../../src/store/redis-store.js';
 import type { StateStore } from '../../src/store/state-store.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { OPENAI_PATH } from '../support/fixtures.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisPerFile } from '../support/redis-per-file.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 import { OPENAI_KEY } from '../support/wire-router.js';
@@ -32,15 +32,9 @@ describe('heldBack (fleet-wide service by share)', () => {
   });
 });
 
-let redis: RedisServer;
+const redis = redisPerFile();
 let up: Upstream;
 let routers: Router[] = [];
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
 beforeEach(async () => {
   up = await startUpstream();
   up.otherwise(OPENAI_PATH, () => ({

@@ -9,19 +9,17 @@ import { MemoryStore } from '../../src/store/memory-store.js';
 import { redisStore } from '../../src/store/redis-store.js';
 import { fakeRequests, VirtualClock } from '../../src/testing/index.js';
 import { captureLogger } from '../support/capture-logger.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisPerFile } from '../support/redis-per-file.js';
 
-let server: RedisServer;
+const server = redisPerFile();
 let admin: Redis;
 let routers: Router[] = [];
 
-beforeAll(async () => {
-  server = await startRedisServer();
+beforeAll(() => {
   admin = new Redis(server.url);
 });
 afterAll(async () => {
-  await admin?.quit();
-  await server?.stop();
+  await admin?.quit(); // before redisPerFile's afterAll stops the server: after-hooks run in reverse
 });
 afterEach(async () => {
   for (const r of routers) await r.close();

@@ -6,20 +6,19 @@ import { BREAKER_RECORD_TTL_MS } from '../../src/store/breaker-state.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { redisStore, type RedisStore } from '../../src/store/redis-store.js';
 import type { BudgetLimits } from '../../src/store/budget-store.js';
-import { findRedisServer, freePort, startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisPerFile } from '../support/redis-per-file.js';
+import { findRedisServer, freePort } from '../support/redis-server.js';
 import { storeContracts } from './contracts/roles.js';
 
-let server: RedisServer;
+const server = redisPerFile();
 let admin: Redis;
 
-beforeAll(async () => {
-  server = await startRedisServer();
+beforeAll(() => {
   admin = new Redis(server.url);
 });
 
 afterAll(async () => {
-  await admin?.quit();
-  await server?.stop();
+  await admin?.quit(); // before redisPerFile's afterAll stops the server: after-hooks run in reverse
 });
 
 storeContracts('RedisStore', () => redisStore(server.url), { plays: ['idempotency', 'cache', 'breakers', 'conversations', 'spend', 'shares'] });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RouterError } from '../../src/errors.js';
 import { FallbackStore } from '../../src/store/fallback-store.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
@@ -6,7 +6,7 @@ import { redisStore } from '../../src/store/redis-store.js';
 import type { SpendReservation, SpendStore, SpendWindowLimit, StateStore } from '../../src/store/state-store.js';
 import { roleOf } from '../../src/store/store-roles.js';
 import { captureLogger } from '../support/capture-logger.js';
-import { startRedisServer, type RedisServer } from '../support/redis-server.js';
+import { redisPerFile } from '../support/redis-per-file.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 
 const NOW = Date.parse('2026-11-29T12:00:00Z');
@@ -17,13 +17,7 @@ const hold = (usd: number, windows = [DAY, MONTH], budget = 'tenant:acme'): Spen
 const settle = (store: SpendStore, r: SpendReservation, actualUsd: number, nowMs = NOW, alertAt: number[] = []) =>
   store.settleSpend({ budget: r.budget, holdId: r.holdId, windows: r.windows, actualUsd, model: 'openai:gpt-4o-mini', alertAt }, nowMs);
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis.stop();
-});
+const redis = redisPerFile();
 
 // The same behaviour from the memory store and from Redis (its scripts mirror memory-spend.ts).
 const stores: Array<[string, () => { a: SpendStore; b: SpendStore; close: () => Promise<void> }]> = [

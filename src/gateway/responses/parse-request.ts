@@ -1,3 +1,4 @@
+import { reasoningEffortOf } from '../../convert/reasoning-effort.js';
 import type { ChatRequest, Message, ReasoningOptions, ResponseFormat, Tool, ToolChoice } from '../../types.js';
 import { inputMessages, type ItemLookup } from './input-items.js';
 import { checkFields } from './request-fields.js';
@@ -33,7 +34,6 @@ export interface ResponseEcho {
   user: string | null;
 }
 
-const EFFORTS = new Set(['minimal', 'low', 'medium', 'high']);
 const TOOL_KEYS = new Set(['type', 'name', 'description', 'parameters', 'strict']);
 
 function toolOf(tool: unknown, path: string): Tool {
@@ -93,19 +93,10 @@ function reasoningOf(reasoning: unknown, openai: Record<string, unknown>): Reaso
       throw unsupported(`reasoning.${key}`, key === 'summary' || key === 'generate_summary' ? 'the gateway returns no reasoning summaries' : 'no Switchyard equivalent');
     }
   }
-  const effort = reasoning.effort;
-  if (effort === undefined || effort === null) return undefined;
-  if (typeof effort === 'string' && EFFORTS.has(effort)) return { effort: effort as ReasoningOptions['effort'] };
   // As on /v1/chat/completions: levels only OpenAI has go to OpenAI as written.
-  if (effort === 'none') {
-    openai.reasoning_effort = 'none';
-    return undefined;
-  }
-  if (effort === 'xhigh' || effort === 'max') {
-    openai.reasoning_effort = effort;
-    return { effort: 'high' };
-  }
-  throw invalid('reasoning.effort', `expected none, minimal, low, medium, high, xhigh or max, got ${typeName(effort)}`);
+  const mapped = reasoningEffortOf(reasoning.effort, openai);
+  if (mapped === false) throw invalid('reasoning.effort', `expected none, minimal, low, medium, high, xhigh or max, got ${typeName(reasoning.effort)}`);
+  return mapped;
 }
 
 function inRange(value: number | undefined, param: string, max: number): number | undefined {

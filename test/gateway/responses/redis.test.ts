@@ -1,19 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { redisPerFile } from '../../support/redis-per-file.js';
+import { startRedisServer } from '../../support/redis-server.js';
 import { startUpstream, type Upstream } from '../../support/upstream.js';
 import { answerWith, gatewayConfig, KEYS, startGateway, upstreamBodies, type ServedGateway } from './responses-harness.js';
 
 // Two `switchyard serve` processes on one Redis: a conversation stored by one is continued by the other.
 
-let redis: RedisServer;
+const redis = redisPerFile();
 let up: Upstream;
 let gateways: ServedGateway[] = [];
-beforeAll(async () => {
-  redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
 beforeEach(async () => {
   up = await startUpstream();
 });
