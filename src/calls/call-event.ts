@@ -1,7 +1,7 @@
 import { isRouterError } from '../errors.js';
 import { callEvent, type callRef } from '../observe/event-refs.js';
 import type { CallEvent } from '../observe/events.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from '../policy/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ChatResult, EmbedResult } from '../types.js';
 import type { StreamEvent } from './stream.js';

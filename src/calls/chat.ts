@@ -4,7 +4,7 @@ import type { TokenEstimate } from '../policy/budget.js';
 import type { CallKind } from '../policy/call-kind.js';
 import { runHedged } from '../policy/hedge.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from '../policy/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { RouterError } from '../errors.js';

@@ -9,7 +9,7 @@ import type { TokenEstimate } from '../policy/budget.js';
 import type { CallKind } from '../policy/call-kind.js';
 import { runChain, type ChainAnswer } from '../policy/run-chain.js';
 import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from '../policy/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { EmbedRequest, EmbedResult } from '../types.js';
 

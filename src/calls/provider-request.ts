@@ -2,7 +2,7 @@ import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../.
 import type { TargetRuntime } from '../policy/target-runtime.js';
 import { passThroughAddsUsage, passThroughBlocker, passThroughBytes, withModel } from '../decide/pass-through.js';
 import { responsesPassThroughBlocker } from '../decide/responses-pass-through.js';
-import { toJSONSchema } from './schema-input.js';
+import { toJSONSchema } from '../convert/schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
 
 function providerTool(tool: Tool): ProviderTool {

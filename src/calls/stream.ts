@@ -5,7 +5,7 @@ import type { AttemptScope } from '../policy/attempt-scope.js';
 import type { CallKind } from '../policy/call-kind.js';
 import { recordStreamFailure } from '../policy/record-outcome.js';
 import { runHedged } from '../policy/hedge.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from '../policy/call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Attempt, ChatRequest, ChatResult, RateLimitSnapshot, ToolCall } from '../types.js';
 import { chatTokens } from './chat.js';

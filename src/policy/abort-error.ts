@@ -1,5 +1,5 @@
 import { RouterError } from '../errors.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { AbortCause } from './attempt-scope.js';
 import type { TargetRuntime } from './target-runtime.js';
 

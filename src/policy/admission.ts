@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Clock, Timer } from '../types.js';
 import { andThen, isPromise, settled, type MaybePromise } from '../store/maybe-promise.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { BudgetGrant, BudgetRequest, BudgetSettlement, BudgetStore } from '../store/budget-store.js';
 import type { StoreLifecycle } from '../store/state-store.js';
 import type { ErrorKind, RateLimitSnapshot } from '../types.js';

@@ -1,6 +1,6 @@
 import type { RouterError } from '../errors.js';
 import type { MaybePromise } from '../store/maybe-promise.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AbortCause } from './attempt-scope.js';
 import type { AttemptSlot } from './attempt-slot.js';

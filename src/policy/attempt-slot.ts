@@ -1,5 +1,5 @@
 import type { BreakerOutcome } from '../decide/breaker-verdict.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { Price } from '../spend/prices.js';
 import type { TokenEstimate } from './budget.js';
 import type { Lease, SettleOutcome } from './admission.js';

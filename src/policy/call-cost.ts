@@ -1,5 +1,5 @@
 import { costUsd } from '../decide/cost.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { Price } from '../spend/prices.js';
 import type { SettleOutcome } from './admission.js';
 

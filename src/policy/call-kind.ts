@@ -1,5 +1,5 @@
 import type { ProviderAdapter } from '../../providers/types.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { RateLimitSnapshot } from '../types.js';
 import type { BilledUsage } from '../decide/token-reservation.js';
 import type { AttemptScope } from './attempt-scope.js';

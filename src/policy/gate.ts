@@ -1,4 +1,4 @@
-import { missing } from '../calls/capabilities.js';
+import { missing } from './capabilities.js';
 import { RouterError } from '../errors.js';
 import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 import type { Block } from '../store/state-store.js';

@@ -2,7 +2,7 @@ import { AbortLink } from './abort-link.js';
 import type { HedgePolicy } from '../config/resolve-config.js';
 import { hedgeDelayMs } from '../decide/hedge-delay.js';
 import { RouterError } from '../errors.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Timer } from '../types.js';
 import type { AttemptValue, CallKind } from './call-kind.js';

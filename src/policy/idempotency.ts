@@ -3,7 +3,7 @@ import { callerAbortOf, realSignal } from './abort-link.js';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../types.js';
 import { RouterError } from '../errors.js';
-import { toJSONSchema } from '../calls/schema-input.js';
+import { toJSONSchema } from '../convert/schema-input.js';
 import type { IdempotencyState, IdempotencyStore } from '../store/idempotency-store.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { waitWithin } from '../time/wait-within.js';

@@ -1,5 +1,5 @@
 import { RouterError, errorFacts, isRouterError } from '../errors.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { TargetRuntime } from './target-runtime.js';
 
 /** Which step before the wire failed: building the request (schema conversion), estimating its tokens, or the adapter's mapping and serialising. */

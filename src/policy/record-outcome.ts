@@ -1,7 +1,7 @@
 import { breakerVerdict, type BreakerOutcome } from '../decide/breaker-verdict.js';
 import { RouterError, type ErrorKind } from '../errors.js';
 import { targetEvent } from '../observe/event-refs.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { Attempt } from '../types.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { AttemptContext, StepResult, TargetOutcome } from './attempt-context.js';

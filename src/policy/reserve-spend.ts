@@ -1,6 +1,6 @@
 import { worstCaseUsd } from '../decide/cost.js';
 import { isRouterError, RouterError } from '../errors.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { Price } from '../spend/prices.js';
 import { andThen, isPromise, settled, type MaybePromise } from '../store/maybe-promise.js';
 import type { SpendGrant, SpendWindowLimit } from '../store/spend-store.js';

@@ -1,6 +1,6 @@
 import type { RouterError } from '../errors.js';
 import { targetEvent } from '../observe/event-refs.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { waitVerdict, type WaitCandidate } from '../decide/wait-verdict.js';
 import type { AttemptSlot } from './attempt-slot.js';

@@ -1,5 +1,5 @@
 import { isPromise } from '../store/maybe-promise.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { admit } from './admit.js';
 import type { AttemptContext, Step, StepResult, TargetOutcome } from './attempt-context.js';

@@ -6,7 +6,7 @@ import { RouterError, type ErrorKind } from '../errors.js';
 import { callEvent } from '../observe/event-refs.js';
 import type { EventHub } from '../observe/events.js';
 import type { Logger } from '../observe/logger.js';
-import type { Call } from '../runtime/call.js';
+import type { Call } from './call.js';
 import { gatewayKeyId } from '../spend/gateway-key.js';
 import { Prices } from '../spend/prices.js';
 import type { SpendAlert, SpendGrant, SpendStore, SpendWindowLimit } from '../store/spend-store.js';

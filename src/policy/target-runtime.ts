@@ -1,5 +1,5 @@
 import type { ProviderAdapter } from '../../providers/types.js';
-import { capabilitiesOf, type Capabilities } from '../calls/capabilities.js';
+import { capabilitiesOf, type Capabilities } from './capabilities.js';
 import { DEFAULTS, STREAM_LEASE_TTL_MS } from '../config/defaults.js';
 import type { ResolvedConfig, ResolvedProvider, Target } from '../config/index.js';
 import type { BudgetLimits } from '../store/state-store.js';

@@ -5,7 +5,7 @@ import type { SwitchyardConfig } from '../../src/config/index.js';
 import type { AttemptContext } from '../../src/policy/attempt-context.js';
 import type { AttemptValue, CallKind } from '../../src/policy/call-kind.js';
 import { INTERNALS, createRouter, type Router, type RouterInternals } from '../../src/router.js';
-import type { Call } from '../../src/runtime/call.js';
+import type { Call } from '../../src/policy/call.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import type { ChatRequest } from '../../src/types.js';
 import { captureLogger } from '../support/capture-logger.js';

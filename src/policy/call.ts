@@ -1,11 +1,11 @@
 import type { AbortSignalLike } from '../../providers/types.js';
-import type { Capability } from '../calls/capabilities.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { TenantRuntime } from '../policy/tenants.js';
+import type { Capability } from './capabilities.js';
+import type { TargetRuntime } from './target-runtime.js';
+import type { TenantRuntime } from './tenants.js';
 import type { Attempt } from '../types.js';
 
-// Apart from the router's Runtime: admission and the call kinds name a call, and the Runtime names
-// admission, so one file holding both made a circle of imports.
+// On the policies' floor, beside the target's runtime it names: admission, the slots and the steps
+// read a call, and the router's Runtime (src/runtime/, above the call kinds) only composes them.
 
 /** One call to `chat`, `stream` or `embed`, from validation to result. */
 export interface Call<R = unknown> {
