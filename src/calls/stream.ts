@@ -4,9 +4,8 @@ import { redactErrorChain } from '../observe/redact.js';
 import type { AttemptScope } from '../policy/attempt-scope.js';
 import type { CallKind } from '../policy/call-kind.js';
 import { recordStreamFailure } from '../policy/record-outcome.js';
-import { runHedged } from '../policy/hedge.js';
+import { runHedged, type HedgeDeps } from '../policy/hedge.js';
 import type { Call } from '../policy/call.js';
-import type { Runtime } from '../runtime/runtime.js';
 import type { Attempt, ChatRequest, ChatResult, RateLimitSnapshot, ToolCall } from '../types.js';
 import { chatTokens } from './chat.js';
 import { assistantMessage, parseOutput } from './output.js';
@@ -149,7 +148,7 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
  * completed. A stream that ends without its provider's terminal event is never `done`; a tool call
  * cut off before its end is never emitted as complete.
  */
-export async function* streamCall(rt: Runtime, call: Call<ChatRequest>, options: StreamOptions = {}): AsyncGenerator<StreamEvent> {
+export async function* streamCall(rt: HedgeDeps, call: Call<ChatRequest>, options: StreamOptions = {}): AsyncGenerator<StreamEvent> {
   rt.active.enter();
   let active = true;
   // The call counts as in flight until its last event is handed over, not until the consumer asks
@@ -167,7 +166,7 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>, options:
   }
 }
 
-async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => void, keepText: boolean): AsyncGenerator<StreamEvent> {
+async function* streamTarget(rt: HedgeDeps, call: Call<ChatRequest>, leave: () => void, keepText: boolean): AsyncGenerator<StreamEvent> {
   const { clock } = rt;
   const { value: open, target: runtime, slot, hedged } = await runHedged(rt, call, streamKind);
   const target = runtime.target;

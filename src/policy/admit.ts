@@ -1,30 +1,38 @@
 import { RouterError } from '../errors.js';
 import { isPromise, type MaybePromise } from '../store/maybe-promise.js';
 import { abortError } from './abort-error.js';
-import type { Admitted, Refused } from './admission.js';
+import type { AbortSignalLike } from '../../providers/types.js';
+import type { Admission, Admitted, Refused } from './admission.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import { AttemptSlot } from './attempt-slot.js';
 import type { AttemptValue } from './call-kind.js';
 import { notSentError } from './not-sent.js';
-import { recordSkip } from './record-outcome.js';
+import { recordSkip, type SkipDeps } from './record-outcome.js';
 import type { TargetRuntime } from './target-runtime.js';
+
+/** What admission reads: the budgets' queue, whether the router closes, and the redaction of an error that names a key. */
+export interface AdmitDeps extends SkipDeps {
+  readonly admission: Pick<Admission, 'admit'>;
+  readonly closing: AbortSignalLike;
+  readonly redact: (text: string) => string;
+}
 
 /**
  * The second step: room in the budgets (the tenant's, then the target endpoint's), waiting in the
  * fair queue if it comes back soon enough; then, with room taken, a pass from the breaker. A call
  * whose caller aborted or whose deadline passed meanwhile sends nothing.
  */
-export function admit<P, T extends AttemptValue>(a: AttemptContext<P, T>): MaybePromise<StepResult<T>> {
+export function admit<P, T extends AttemptValue>(a: AttemptContext<P, T, AdmitDeps>): MaybePromise<StepResult<T>> {
   if (!a.tokens) {
     try {
       a.tokens = a.kind.estimateTokens(a.call, a.target, a.payload);
     } catch (err) {
-      const error = notSentError(err, 'estimate', a.call, a.target, a.kind.unsendableParam, a.rt.redact);
-      recordSkip(a.rt, a.call, a.target, { kind: error.kind, message: error.message });
+      const error = notSentError(err, 'estimate', a.call, a.target, a.kind.unsendableParam, a.deps.redact);
+      recordSkip(a.deps, a.call, a.target, { kind: error.kind, message: error.message });
       throw error;
     }
   }
-  const admitted = a.rt.admission.admit({ call: a.call, target: a.target, budget: a.endpoint.budget, tokens: a.tokens, leaseTtlMs: a.kind.leaseTtlMs(a.target) });
+  const admitted = a.deps.admission.admit({ call: a.call, target: a.target, budget: a.endpoint.budget, tokens: a.tokens, leaseTtlMs: a.kind.leaseTtlMs(a.target) });
   return isPromise(admitted) ? admitted.then((r) => afterAdmission(a, r)) : afterAdmission(a, admitted);
 }
 
@@ -33,8 +41,8 @@ function whereOf(target: TargetRuntime): { provider: string; model: string } {
   return { provider: target.target.provider, model: target.target.model };
 }
 
-function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T>, admitted: Admitted | Refused): MaybePromise<StepResult<T>> {
-  const { rt, call, target } = a;
+function afterAdmission<P, T extends AttemptValue>(a: AttemptContext<P, T, AdmitDeps>, admitted: Admitted | Refused): MaybePromise<StepResult<T>> {
+  const { deps: rt, call, target } = a;
   if (!admitted.ok) {
     if (admitted.budget === a.endpoint.budget.key) a.endpoint.load.level?.refused(admitted.reason, rt.clock.now());
     if (admitted.reason === 'aborted') throw abortError(rt.closing.aborted && !call.signal?.aborted ? 'closed' : 'caller', call, target, new RouterError('aborted', 'aborted', whereOf(target)));

@@ -1,7 +1,6 @@
 import type { RouterError } from '../errors.js';
 import type { MaybePromise } from '../store/maybe-promise.js';
 import type { Call } from './call.js';
-import type { Runtime } from '../runtime/runtime.js';
 import type { AbortCause } from './attempt-scope.js';
 import type { AttemptSlot } from './attempt-slot.js';
 import type { TokenEstimate } from './budget.js';
@@ -23,15 +22,20 @@ export type TargetOutcome<T> = { ok: true; value: T; slot?: AttemptSlot } | ({ o
 /** What a pipeline step says: go on to the next step (undefined), try this target again, or this target is done. */
 export type StepResult<T> = undefined | 'retry' | TargetOutcome<T>;
 
-/** One step of the per-target pipeline; every step has this shape. */
-export type Step = <P, T extends AttemptValue>(a: AttemptContext<P, T>) => MaybePromise<StepResult<T>>;
+/**
+ * One step of the per-target pipeline; every step has this shape. `D` is what the step reads of the
+ * router (its own interface, in its own file): the pipeline hands every step the same object, built
+ * once per router, and each step's type lets it read only its part.
+ */
+export type Step<D> = <P, T extends AttemptValue>(a: AttemptContext<P, T, D>) => MaybePromise<StepResult<T>>;
 
 /**
  * One target's run within one call, handed from step to step: what is fixed for the target (the
  * payload, the endpoint) and what each attempt learns (its slot, what came back).
  */
-export interface AttemptContext<P, T extends AttemptValue> {
-  readonly rt: Runtime;
+export interface AttemptContext<P, T extends AttemptValue, D = unknown> {
+  /** What the step reads of the router: its services and settings, never the call's own state. */
+  readonly deps: D;
   readonly call: Call;
   readonly target: TargetRuntime;
   readonly kind: CallKind<P, T>;

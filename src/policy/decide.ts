@@ -5,6 +5,24 @@ import { abortError } from './abort-error.js';
 import { sleepUnless } from './sleep.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import type { AttemptValue } from './call-kind.js';
+import type { AbortSignalLike } from '../../providers/types.js';
+import type { NextStepPolicy } from '../decide/next-step.js';
+import type { EventHub } from '../observe/events.js';
+import type { Logger } from '../observe/logger.js';
+import type { BlockStore } from '../store/state-store.js';
+import type { Clock } from '../types.js';
+
+/** What carrying out a decision reads: the table's settings and jitter, the waits, the blocks it sets, the log and events. */
+export interface DecideDeps {
+  readonly clock: Clock;
+  readonly closing: AbortSignalLike;
+  readonly random: () => number;
+  readonly retryPolicy: NextStepPolicy;
+  readonly config: { readonly retry: { readonly budgetMinRetries: number } };
+  readonly store: Pick<BlockStore, 'setBlock'>;
+  readonly logger: Logger;
+  readonly events: EventHub;
+}
 
 /**
  * The last step: what happens after an attempt. A success ends the target. A failure goes to the
@@ -12,14 +30,14 @@ import type { AttemptValue } from './call-kind.js';
  * (a caller's fault, an abort), wait and retry this target, or fall through, cooling the endpoint
  * until its rate limit resets or parking the whole provider after a quota error.
  */
-export function decide<P, T extends AttemptValue>(a: AttemptContext<P, T>): StepResult<T> | Promise<StepResult<T>> {
+export function decide<P, T extends AttemptValue>(a: AttemptContext<P, T, DecideDeps>): StepResult<T> | Promise<StepResult<T>> {
   // A success ends the target without a promise of its own: this is every call's path.
   if (!a.error) return { ok: true, value: a.value!, slot: a.kind.keepsAttempt ? a.slot : undefined };
   return afterFailure(a, a.error);
 }
 
-async function afterFailure<P, T extends AttemptValue>(a: AttemptContext<P, T>, error: RouterError): Promise<StepResult<T>> {
-  const { rt, call, target } = a;
+async function afterFailure<P, T extends AttemptValue>(a: AttemptContext<P, T, DecideDeps>, error: RouterError): Promise<StepResult<T>> {
+  const { deps: rt, call, target } = a;
   if (a.cause === 'caller' || a.cause === 'deadline' || a.cause === 'closed') throw abortError(a.cause, call, target, error);
 
   const now = rt.clock.now();

@@ -3,11 +3,18 @@ import type { HedgePolicy } from '../config/resolve-config.js';
 import { hedgeDelayMs } from '../decide/hedge-delay.js';
 import { RouterError } from '../errors.js';
 import type { Call } from './call.js';
-import type { Runtime } from '../runtime/runtime.js';
 import type { Timer } from '../types.js';
 import type { AttemptValue, CallKind } from './call-kind.js';
 import { ChainError } from './chain-error.js';
-import { runChain, type ChainAnswer } from './run-chain.js';
+import { runChain, type ChainAnswer, type ChainDeps } from './run-chain.js';
+import type { ActiveCalls } from './active-calls.js';
+import type { Hedging } from './hedge-book.js';
+
+/** What a hedged call reads: what its chain reads, the hedged chains' books, and the calls in flight (a lost branch is one until it ends). */
+export interface HedgeDeps extends ChainDeps {
+  readonly hedging: Hedging;
+  readonly active: ActiveCalls;
+}
 
 /**
  * Hedged requests (a chain's `hedge`). The chain's first step runs alone as branch one; the rest of
@@ -48,14 +55,14 @@ function combined(call: Call, first: RouterError, second: RouterError): ChainErr
  * Runs a call down its chain, hedged when its chain says so and it has a step to hedge to;
  * `hedged` reports whether a hedge was sent.
  */
-export function runHedged<P, T extends AttemptValue>(rt: Runtime, call: Call, kind: CallKind<P, T>): Promise<ChainAnswer<T> & { hedged?: boolean }> {
+export function runHedged<P, T extends AttemptValue>(rt: HedgeDeps, call: Call, kind: CallKind<P, T>): Promise<ChainAnswer<T> & { hedged?: boolean }> {
   const policy = rt.hedging.policy(call.chain);
   // Not async: an unhedged call (every call by default) gets the chain's own promise, not a wrapper around it.
   if (!policy || call.targets.length < 2) return runChain(rt, call, kind);
   return runHedgedChain(rt, call, kind, policy);
 }
 
-async function runHedgedChain<P, T extends AttemptValue>(rt: Runtime, call: Call, kind: CallKind<P, T>, policy: HedgePolicy): Promise<ChainAnswer<T> & { hedged?: boolean }> {
+async function runHedgedChain<P, T extends AttemptValue>(rt: HedgeDeps, call: Call, kind: CallKind<P, T>, policy: HedgePolicy): Promise<ChainAnswer<T> & { hedged?: boolean }> {
   const targets = call.targets;
   const book = rt.hedging.book(call.chain);
   const firstKey = targets[0]!.target.key;

@@ -2,11 +2,26 @@ import { breakerVerdict, type BreakerOutcome } from '../decide/breaker-verdict.j
 import { RouterError, type ErrorKind } from '../errors.js';
 import { targetEvent } from '../observe/event-refs.js';
 import type { Call } from './call.js';
-import type { Attempt } from '../types.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Attempt, Clock } from '../types.js';
+import type { NextStepPolicy } from '../decide/next-step.js';
+import type { EventHub } from '../observe/events.js';
+import type { Spend } from './spend-budgets.js';
 import type { AttemptContext, StepResult, TargetOutcome } from './attempt-context.js';
 import type { AttemptValue } from './call-kind.js';
 import type { TargetRuntime } from './target-runtime.js';
+
+/** What recording a skip reads of the router. */
+export interface SkipDeps {
+  readonly clock: Clock;
+  readonly events: EventHub;
+}
+
+/** What recording an outcome reads: the clock, the events, the prices, and what the retry budget allows. */
+export interface RecordDeps extends SkipDeps {
+  readonly spend: Pick<Spend, 'costOf'>;
+  readonly retryPolicy: NextStepPolicy;
+  readonly config: { readonly retry: { readonly budgetMinRetries: number } };
+}
 
 /** How an attempt counts for its breaker and throttle: an abort by the caller or the deadline is no verdict. */
 function outcomeOf(a: AttemptContext<unknown, AttemptValue>): BreakerOutcome {
@@ -21,8 +36,8 @@ function outcomeOf(a: AttemptContext<unknown, AttemptValue>): BreakerOutcome {
  * budget: the slot is ended, its lease reconciled against the usage billed, unless a stream that
  * committed keeps it until its end.
  */
-export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>): StepResult<T> | Promise<StepResult<T>> {
-  const { rt, call, target, value, error } = a;
+export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T, RecordDeps>): StepResult<T> | Promise<StepResult<T>> {
+  const { deps: rt, call, target, value, error } = a;
   const slot = a.slot!;
   // Nothing left the process (an adapter refused a part it cannot carry, or the request could not be
   // encoded): a skip, not an attempt, and no verdict of the provider.
@@ -66,10 +81,10 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T>
   return settled ? settled.then(() => undefined) : undefined;
 }
 
-function recordUnsent<P, T extends AttemptValue>(a: AttemptContext<P, T>, error: RouterError): StepResult<T> | Promise<StepResult<T>> {
+function recordUnsent<P, T extends AttemptValue>(a: AttemptContext<P, T, SkipDeps>, error: RouterError): StepResult<T> | Promise<StepResult<T>> {
   const { provider, model } = a.target.target;
   a.call.attempts.push({ provider, model, ok: false, kind: error.kind, skipped: true, latencyMs: 0, ...(error.code !== undefined ? { code: error.code } : {}) });
-  if (a.rt.events.has('attempt')) a.rt.events.emit('attempt', targetEvent(a.call, a.target, { attempt: 0, ok: false, kind: error.kind, skipped: true, latencyMs: 0, code: error.code, startedAtMs: a.sentAtMs }));
+  if (a.deps.events.has('attempt')) a.deps.events.emit('attempt', targetEvent(a.call, a.target, { attempt: 0, ok: false, kind: error.kind, skipped: true, latencyMs: 0, code: error.code, startedAtMs: a.sentAtMs }));
   // Its permit goes back as no verdict, and its requests and tokens to the budgets.
   const released = a.slot!.end({ sent: false });
   return released ? released.then(() => undefined) : undefined;
@@ -79,7 +94,7 @@ function recordUnsent<P, T extends AttemptValue>(a: AttemptContext<P, T>, error:
  * A stream that failed after its first visible event: nothing is retried, but the breaker and the
  * throttle hear of a server failure (a caller's abort is no verdict).
  */
-export function recordStreamFailure(rt: Runtime, call: Call, target: TargetRuntime, error: RouterError, byCaller: boolean): void {
+export function recordStreamFailure(rt: { readonly clock: Clock }, call: Call, target: TargetRuntime, error: RouterError, byCaller: boolean): void {
   const outcome: BreakerOutcome = byCaller ? 'neutral' : breakerVerdict(error.kind);
   target.throttle.record(outcome !== 'failure', rt.clock.now());
   // A pass from a closed breaker: the probe, if this stream was one, was already recorded as a success.
@@ -96,7 +111,7 @@ export interface Skip {
 }
 
 /** Records a target skipped without a request (`skipped: true`, latency 0) and says the call moves on. */
-export function recordSkip<T>(rt: Runtime, call: Call, target: TargetRuntime, skip: Skip): TargetOutcome<T> {
+export function recordSkip<T>(rt: SkipDeps, call: Call, target: TargetRuntime, skip: Skip): TargetOutcome<T> {
   const { provider, model } = target.target;
   call.attempts.push({ provider, model, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, ...(skip.code !== undefined ? { code: skip.code } : {}) });
   if (rt.events.has('attempt')) rt.events.emit('attempt', targetEvent(call, target, { attempt: 0, ok: false, kind: skip.kind, skipped: true, latencyMs: 0, code: skip.code, startedAtMs: rt.clock.now() }));

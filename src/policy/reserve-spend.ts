@@ -8,8 +8,13 @@ import type { SettleOutcome } from './admission.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import { addCallCost } from './call-cost.js';
 import type { AttemptValue } from './call-kind.js';
-import { recordSkip } from './record-outcome.js';
-import { MAY_HAVE_BILLED, type SpendBudget } from './spend-budgets.js';
+import { recordSkip, type SkipDeps } from './record-outcome.js';
+import { MAY_HAVE_BILLED, type Spend, type SpendBudget } from './spend-budgets.js';
+
+/** What reserving spend reads: the USD budgets, their prices and their stores. */
+export interface SpendDeps extends SkipDeps {
+  readonly spend: Spend;
+}
 
 const usd = (n: number) => `$${n.toFixed(n < 1 ? 4 : 2)}`;
 
@@ -24,8 +29,8 @@ interface Hold {
  * case in each (the tenant's, then the key's) before anything is sent. With no budget it only gives
  * the attempt's slot its price, so its usage is priced into `call.costUsd` when it ends.
  */
-export function reserveSpend<P, T extends AttemptValue>(a: AttemptContext<P, T>): MaybePromise<StepResult<T>> {
-  const spend = a.rt.spend;
+export function reserveSpend<P, T extends AttemptValue>(a: AttemptContext<P, T, SpendDeps>): MaybePromise<StepResult<T>> {
+  const spend = a.deps.spend;
   const budgets = spend.budgetsOf(a.call);
   const price = spend.prices.of(a.target.target);
   if (budgets.length === 0) {
@@ -72,8 +77,8 @@ export function reserveSpend<P, T extends AttemptValue>(a: AttemptContext<P, T>)
  * Gives back what an attempt that will not be sent holds: its spend holds, its rate budgets, its
  * breaker pass and its place in the in-flight count.
  */
-async function undo<P, T extends AttemptValue>(a: AttemptContext<P, T>, holdId: string, holds: readonly Hold[]): Promise<void> {
-  const { rt, call, target } = a;
+async function undo<P, T extends AttemptValue>(a: AttemptContext<P, T, SpendDeps>, holdId: string, holds: readonly Hold[]): Promise<void> {
+  const { deps: rt, call, target } = a;
   if (!a.slot || a.slot.isEnded) return; // undone already (a later budget's failure, passed on)
   const now = rt.spend.now();
   await Promise.all(holds.map(async (h) => {
@@ -88,8 +93,8 @@ async function undo<P, T extends AttemptValue>(a: AttemptContext<P, T>, holdId: 
 }
 
 /** Ends an attempt's holds: its cost when known, nothing when it surely was not billed, else the whole reservation. */
-function settleHolds<P, T extends AttemptValue>(a: AttemptContext<P, T>, price: Price, worst: number, holdId: string, holds: readonly Hold[], outcome: SettleOutcome): MaybePromise<void> {
-  const spend = a.rt.spend;
+function settleHolds<P, T extends AttemptValue>(a: AttemptContext<P, T, SpendDeps>, price: Price, worst: number, holdId: string, holds: readonly Hold[], outcome: SettleOutcome): MaybePromise<void> {
+  const spend = a.deps.spend;
   const cost = addCallCost(a.call, price, outcome);
   const billed = outcome.sent && (outcome.failed === undefined || MAY_HAVE_BILLED.has(outcome.failed));
   const actualUsd = cost ?? (billed ? worst : 0);
@@ -109,10 +114,10 @@ function settleHolds<P, T extends AttemptValue>(a: AttemptContext<P, T>, price: 
 
 /** A budget without room: gives back what was taken, sends nothing, and throws `budget_exceeded`. */
 async function refuse<P, T extends AttemptValue>(
-  a: AttemptContext<P, T>, holdId: string, holds: readonly Hold[], budget: SpendBudget,
+  a: AttemptContext<P, T, SpendDeps>, holdId: string, holds: readonly Hold[], budget: SpendBudget,
   grant: Extract<SpendGrant, { ok: false }>, worst: number, windows: readonly SpendWindowLimit[],
 ): Promise<never> {
-  const { rt, call, target } = a;
+  const { deps: rt, call, target } = a;
   // Nothing goes out: the holds, rate budgets, breaker pass and in-flight count are given back.
   await undo(a, holdId, holds);
   const now = rt.spend.now();

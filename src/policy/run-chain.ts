@@ -1,17 +1,19 @@
 import type { RouterError } from '../errors.js';
 import { targetEvent } from '../observe/event-refs.js';
 import type { Call } from './call.js';
-import type { Runtime } from '../runtime/runtime.js';
 import { waitVerdict, type WaitCandidate } from '../decide/wait-verdict.js';
 import type { AttemptSlot } from './attempt-slot.js';
 import type { AttemptValue, CallKind } from './call-kind.js';
 import { ChainError } from './chain-error.js';
-import { runTarget } from './run-target.js';
+import { runTarget, type TargetDeps } from './run-target.js';
 import type { TargetRuntime } from './target-runtime.js';
 
 function describe(availableInMs: number | undefined): string {
   return availableInMs === undefined ? '' : ` (back in ${(availableInMs / 1000).toFixed(1)} s)`;
 }
+
+/** What walking a chain reads: what its targets' runs read, the log, jitter, and whether a last resort is allowed. */
+export type ChainDeps = TargetDeps & { readonly config: { readonly breaker: { readonly lastResort: boolean } } };
 
 /** The target that answered, and on `keepsAttempt` the slot its value holds (the caller ends it). */
 export interface ChainAnswer<T> {
@@ -28,7 +30,7 @@ export interface ChainAnswer<T> {
  * known to accept; when every target refused the request as `unsupported`, it throws `unsupported`
  * naming each target's reason. Both are a `ChainError`, its `failures` the per-target reasons.
  */
-export async function runChain<P, T extends AttemptValue>(rt: Runtime, call: Call, kind: CallKind<P, T>): Promise<ChainAnswer<T>> {
+export async function runChain<P, T extends AttemptValue>(rt: ChainDeps, call: Call, kind: CallKind<P, T>): Promise<ChainAnswer<T>> {
   const targets = call.targets;
   let failures: string[] | undefined; // made only when a target fails
   let soonestMs: number | undefined;

@@ -1,15 +1,14 @@
 import { isPromise } from '../store/maybe-promise.js';
 import type { Call } from './call.js';
-import type { Runtime } from '../runtime/runtime.js';
-import { admit } from './admit.js';
+import { admit, type AdmitDeps } from './admit.js';
 import type { AttemptContext, Step, StepResult, TargetOutcome } from './attempt-context.js';
 import type { AttemptValue, CallKind } from './call-kind.js';
-import { decide } from './decide.js';
-import { gate } from './gate.js';
+import { decide, type DecideDeps } from './decide.js';
+import { gate, type GateDeps } from './gate.js';
 import { notSentError } from './not-sent.js';
-import { recordOutcome, recordSkip } from './record-outcome.js';
-import { sendAttempt } from './send-attempt.js';
-import { reserveSpend } from './reserve-spend.js';
+import { recordOutcome, recordSkip, type RecordDeps } from './record-outcome.js';
+import { sendAttempt, type SendDeps } from './send-attempt.js';
+import { reserveSpend, type SpendDeps } from './reserve-spend.js';
 import type { TargetRuntime } from './target-runtime.js';
 
 /**
@@ -18,7 +17,13 @@ import type { TargetRuntime } from './target-runtime.js';
  * table: done, retry here, fall through, or throw). Each step is a file of its own with this one
  * shape; a step that ends the target (a skip, a result) or asks for a retry stops the pass.
  */
-const STEPS: readonly Step[] = [gate, admit, reserveSpend, sendAttempt, recordOutcome, decide];
+const STEPS: readonly Step<TargetDeps>[] = [gate, admit, reserveSpend, sendAttempt, recordOutcome, decide];
+
+/**
+ * What one target's run reads of the router: what each of its steps reads, and nothing else. The
+ * router's Runtime is one such object, built once; no step sees more than its own interface names.
+ */
+export type TargetDeps = GateDeps & AdmitDeps & SpendDeps & SendDeps & RecordDeps & DecideDeps;
 
 /** Requests this call already sent to the target: a last resort past its open circuit goes on counting from there. */
 function sentTo(call: Call, target: TargetRuntime): number {
@@ -29,7 +34,7 @@ function sentTo(call: Call, target: TargetRuntime): number {
 
 /** Runs one target of a call until it answers, falls through, or throws. */
 export async function runTarget<P, T extends AttemptValue>(
-  rt: Runtime, call: Call, target: TargetRuntime, kind: CallKind<P, T>, lastResort = false, waitsOutCooling = false,
+  rt: TargetDeps, call: Call, target: TargetRuntime, kind: CallKind<P, T>, lastResort = false, waitsOutCooling = false,
 ): Promise<TargetOutcome<T>> {
   let payload: P;
   try {
@@ -39,8 +44,8 @@ export async function runTarget<P, T extends AttemptValue>(
     recordSkip(rt, call, target, { kind: error.kind, message: error.message });
     throw error;
   }
-  const a: AttemptContext<P, T> = {
-    rt, call, target, kind, lastResort, waitsOutCooling, payload,
+  const a: AttemptContext<P, T, TargetDeps> = {
+    deps: rt, call, target, kind, lastResort, waitsOutCooling, payload,
     endpoint: kind.endpoint(target),
     attemptTimeoutMs: Math.min(target.attemptTimeoutMs, kind.attemptTimeoutMs(call, target)),
     attempt: lastResort ? 1 + sentTo(call, target) : 1, startedAtMs: 0, sentAtMs: 0, sent: false,

@@ -5,6 +5,17 @@ import { attemptScope } from './attempt-scope.js';
 import { notSentError } from './not-sent.js';
 import { SendHandle } from './send-handle.js';
 import type { AttemptValue } from './call-kind.js';
+import type { AbortSignalLike } from '../../providers/types.js';
+import type { Clock } from '../types.js';
+import type { StallGuard } from './stall-guard.js';
+
+/** What sending reads: the clock (and whether it is the wall clock), the router's close, the stall guard, the redaction. */
+export interface SendDeps {
+  readonly clock: Clock;
+  readonly closing: AbortSignalLike;
+  readonly stallGuard: Pick<StallGuard, 'guard'>;
+  readonly redact: (text: string) => string;
+}
 
 /**
  * The light path is only taken where the adapter's timeout covers the body, but a stall guard this
@@ -19,8 +30,8 @@ const BODY_GRACE_MS = 1_000;
  * to an adapter whose timeout does not cover the body; a plain call on the wall clock to one whose
  * timeout does hands it to the SDK and spares both.
  */
-export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P, T>): Promise<StepResult<T>> {
-  const { rt, call, target, kind } = a;
+export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P, T, SendDeps>): Promise<StepResult<T>> {
+  const { deps: rt, call, target, kind } = a;
   const deadlineInMs = call.deadlineAtMs === undefined ? undefined : call.deadlineAtMs - a.sentAtMs;
   const byDeadline = deadlineInMs !== undefined && deadlineInMs <= a.attemptTimeoutMs;
   const timeoutMs = byDeadline ? Math.max(1, deadlineInMs!) : a.attemptTimeoutMs;

@@ -17,7 +17,7 @@ export interface StepBench {
   rt: Runtime;
   clock: VirtualClock;
   /** A fresh call of the default chain and the context of its first target. */
-  context<T extends AttemptValue = ChatValue>(options?: { request?: Partial<ChatRequest>; kind?: CallKind<ProviderRequest, T> }): AttemptContext<ProviderRequest, T>;
+  context<T extends AttemptValue = ChatValue>(options?: { request?: Partial<ChatRequest>; kind?: CallKind<ProviderRequest, T> }): AttemptContext<ProviderRequest, T, Runtime>;
 }
 
 export const streamStepKind: CallKind<ProviderRequest, OpenStream> = streamKind;
@@ -40,7 +40,7 @@ export function stepBench(config: Partial<SwitchyardConfig> = {}): StepBench {
       };
       const payload = kind.payload(call, target);
       return {
-        rt, call, target, kind, lastResort: false, payload, endpoint: kind.endpoint(target),
+        deps: rt, call, target, kind, lastResort: false, payload, endpoint: kind.endpoint(target),
         attemptTimeoutMs: Math.min(target.attemptTimeoutMs, kind.attemptTimeoutMs(call, target)),
         attempt: 1, startedAtMs: clock.now(), sentAtMs: 0, sent: false,
       };
