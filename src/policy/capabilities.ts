@@ -1,5 +1,6 @@
 import type { ResolvedProvider } from '../config/index.js';
 import type { ProviderTraits } from '../../providers/types.js';
+import { RouterError } from '../errors.js';
 import type { ChatRequest } from '../types.js';
 
 /** What a request may need of a target beyond plain text. */
@@ -48,4 +49,12 @@ function isPlainText(m: ChatRequest['messages'][number]): boolean {
 /** The capabilities in `needs` that a target lacks. */
 export function missing(needs: readonly Capability[], capabilities: Capabilities): Capability[] {
   return needs.filter((n) => !capabilities[n]);
+}
+
+/** A request no target of its chain can carry fails before anything is sent, naming what is missing where. */
+export function assertCarried(chain: string, targets: readonly { target: { key: string }; capabilities: Capabilities }[], needs: readonly Capability[]): void {
+  const lacking = targets.map((t) => ({ key: t.target.key, lacks: missing(needs, t.capabilities) }));
+  if (lacking.some((t) => t.lacks.length === 0)) return;
+  const detail = lacking.map((t) => `${t.key} lacks ${t.lacks.join(', ')}`).join('; ');
+  throw new RouterError('unsupported', `no target of chain "${chain}" can carry this request: ${detail}`);
 }
