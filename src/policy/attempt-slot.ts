@@ -21,6 +21,7 @@ import type { EndpointLoad, TargetRuntime } from './target-runtime.js';
 export class AttemptSlot {
   private permit: BreakerPermit | undefined;
   private judged = false;
+  private judgedAfterCommit = false;
   private ended = false;
   /** What this attempt took from its endpoint's local level (given back if it ends unsent). */
   private tookTokens: TokenEstimate | undefined;
@@ -70,8 +71,24 @@ export class AttemptSlot {
   judge(outcome: BreakerOutcome, nowMs: number): void {
     if (this.judged || this.permit === undefined) return;
     this.judged = true;
+    this.verdict(this.permit, outcome, nowMs);
+  }
+
+  /**
+   * A committed stream that broke off after its commit point: its second verdict, through the same
+   * judge, once. Its own pass was spent at the commit (a probe's success closed the breaker then), so
+   * this one counts as a pass from a closed breaker's.
+   */
+  judgeAfterCommit(outcome: 'failure' | 'neutral', nowMs: number): void {
+    if (this.judgedAfterCommit) return;
+    this.judgedAfterCommit = true;
+    this.verdict('closed', outcome, nowMs);
+  }
+
+  /** The one place a verdict enters the adaptive throttle and the breaker. */
+  private verdict(permit: BreakerPermit, outcome: BreakerOutcome, nowMs: number): void {
     this.target.throttle.record(outcome !== 'failure', nowMs);
-    this.target.breaker.record(this.permit, outcome, this.call);
+    this.target.breaker.record(permit, outcome, this.call);
   }
 
   /**

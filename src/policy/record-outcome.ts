@@ -90,17 +90,6 @@ function recordUnsent<P, T extends AttemptValue>(a: AttemptContext<P, T, SkipDep
   return released ? released.then(() => undefined) : undefined;
 }
 
-/**
- * A stream that failed after its first visible event: nothing is retried, but the breaker and the
- * throttle hear of a server failure (a caller's abort is no verdict).
- */
-export function recordStreamFailure(rt: { readonly clock: Clock }, call: Call, target: TargetRuntime, error: RouterError, byCaller: boolean): void {
-  const outcome: BreakerOutcome = byCaller ? 'neutral' : breakerVerdict(error.kind);
-  target.throttle.record(outcome !== 'failure', rt.clock.now());
-  // A pass from a closed breaker: the probe, if this stream was one, was already recorded as a success.
-  if (outcome === 'failure') target.breaker.record('closed', 'failure', call);
-}
-
 /** Why a target was passed over without a request. */
 export interface Skip {
   kind: ErrorKind;
