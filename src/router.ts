@@ -1,6 +1,6 @@
 import type { z, ZodType } from 'zod';
 import type { ProviderAdapter } from '../providers/types.js';
-import { assertCarried, needsOf, type Capability } from './policy/capabilities.js';
+import { assertCarried, needsOf, type Capability } from './policy/state/capabilities.js';
 import { cachedStream } from './cache/cached-stream.js';
 import { passThroughMismatch } from './decide/pass-through.js';
 import { observeCall, observeStream } from './calls/call-event.js';
@@ -13,11 +13,11 @@ import { resolveConfig, type ResolvedConfig, type SwitchyardConfig } from './con
 import { RouterError } from './errors.js';
 import type { Listener, RouterEventName } from './observe/events.js';
 import type { Logger } from './observe/logger.js';
-import type { BreakerState } from './policy/circuit-breaker.js';
-import { embeddingsEndpoint } from './policy/pool-order.js';
-import { callerAbortOf } from './policy/abort-link.js';
+import type { BreakerState } from './policy/breaker/circuit-breaker.js';
+import { embeddingsEndpoint } from './policy/chain/pool-order.js';
+import { callerAbortOf } from './policy/abort/abort-link.js';
 import { validateEmbedRequest, validateRequest } from './calls/request-schema.js';
-import type { Call } from './policy/call.js';
+import type { Call } from './policy/state/call.js';
 import type { Runtime } from './runtime/runtime.js';
 import { buildRuntime, shutdown } from './runtime/build-runtime.js';
 import { NewCall } from './runtime/new-call.js';

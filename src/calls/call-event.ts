@@ -1,8 +1,8 @@
 import { isRouterError } from '../errors.js';
 import { callEvent, type callRef } from '../observe/event-refs.js';
 import type { CallEvent } from '../observe/events.js';
-import type { Call } from '../policy/call.js';
-import type { SkipDeps } from '../policy/record-outcome.js';
+import type { Call } from '../policy/state/call.js';
+import type { SkipDeps } from '../policy/steps/record-outcome.js';
 import type { ChatResult, EmbedResult } from '../types.js';
 import type { StreamEvent } from './stream.js';
 

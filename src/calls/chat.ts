@@ -1,10 +1,10 @@
 import type { ProviderRequest, ProviderResponse } from '../../providers/types.js';
 import { promptTokenEstimate } from '../decide/token-estimate.js';
-import type { TokenEstimate } from '../policy/budget.js';
-import type { CallKind } from '../policy/call-kind.js';
-import { runHedged, type HedgeDeps } from '../policy/hedge.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Call } from '../policy/call.js';
+import type { TokenEstimate } from '../policy/admission/budget.js';
+import type { CallKind } from '../policy/steps/call-kind.js';
+import { runHedged, type HedgeDeps } from '../policy/chain/hedge.js';
+import type { TargetRuntime } from '../policy/state/target-runtime.js';
+import type { Call } from '../policy/state/call.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { RouterError } from '../errors.js';
 import { ANSWER_MAX_DEPTH, nestsDeeperThan } from './input-bounds.js';

@@ -1,16 +1,16 @@
 import type { AbortSignalLike } from '../../providers/types.js';
-import { AbortLink } from '../policy/abort-link.js';
+import { AbortLink } from '../policy/abort/abort-link.js';
 import type { ProviderEmbedRequest, ProviderEmbedResponse } from '../../providers/types.js';
 import { embedBatches } from '../decide/embed-batches.js';
 import { embedPassThroughBlocker, passThroughBytes } from '../decide/pass-through.js';
 import { heuristicTokens } from '../decide/token-estimate.js';
 import { RouterError } from '../errors.js';
-import type { TokenEstimate } from '../policy/budget.js';
-import type { CallKind } from '../policy/call-kind.js';
-import { runChain, type ChainAnswer, type ChainDeps } from '../policy/run-chain.js';
-import type { ActiveCalls } from '../policy/active-calls.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Call } from '../policy/call.js';
+import type { TokenEstimate } from '../policy/admission/budget.js';
+import type { CallKind } from '../policy/steps/call-kind.js';
+import { runChain, type ChainAnswer, type ChainDeps } from '../policy/chain/run-chain.js';
+import type { ActiveCalls } from '../policy/state/active-calls.js';
+import type { TargetRuntime } from '../policy/state/target-runtime.js';
+import type { Call } from '../policy/state/call.js';
 import type { EmbedRequest, EmbedResult } from '../types.js';
 
 /** One batch of an embed call: what the sub-call carries as its request. */

@@ -1,5 +1,5 @@
 import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
+import type { TargetRuntime } from '../policy/state/target-runtime.js';
 import { passThroughAddsUsage, passThroughBlocker, passThroughBytes, withModel } from '../decide/pass-through.js';
 import { responsesPassThroughBlocker } from '../decide/responses-pass-through.js';
 import { toJSONSchema } from '../convert/schema-input.js';

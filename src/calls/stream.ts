@@ -1,12 +1,12 @@
 import type { ProviderRequest, ProviderStreamEvent } from '../../providers/types.js';
 import { RouterError } from '../errors.js';
 import { redactErrorChain } from '../observe/redact.js';
-import type { AttemptScope } from '../policy/attempt-scope.js';
-import type { CallKind } from '../policy/call-kind.js';
-import type { AttemptSlot } from '../policy/attempt-slot.js';
+import type { AttemptScope } from '../policy/abort/attempt-scope.js';
+import type { CallKind } from '../policy/steps/call-kind.js';
+import type { AttemptSlot } from '../policy/steps/attempt-slot.js';
 import { breakerVerdict } from '../decide/breaker-verdict.js';
-import { runHedged, type HedgeDeps } from '../policy/hedge.js';
-import type { Call } from '../policy/call.js';
+import { runHedged, type HedgeDeps } from '../policy/chain/hedge.js';
+import type { Call } from '../policy/state/call.js';
 import type { Attempt, ChatRequest, ChatResult, RateLimitSnapshot, ToolCall, Usage } from '../types.js';
 import { chatTokens } from './chat.js';
 import { assistantMessage, parseOutput } from './output.js';

@@ -1,4 +1,4 @@
-import type { Call } from '../policy/call.js';
+import type { Call } from '../policy/state/call.js';
 import type { ChatRequest } from '../types.js';
 import { toJSONSchema } from '../convert/schema-input.js';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AbortSignalLike } from '../../providers/types.js';
-import type { Call } from '../policy/call.js';
-import type { Capability } from '../policy/capabilities.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Tenants } from '../policy/tenants.js';
+import type { Call } from '../policy/state/call.js';
+import type { Capability } from '../policy/state/capabilities.js';
+import type { TargetRuntime } from '../policy/state/target-runtime.js';
+import type { Tenants } from '../policy/state/tenants.js';
 import { GATEWAY_KEY } from '../spend/gateway-key.js';
 
 /** What chat, stream and embed requests share of what a call is made from. */

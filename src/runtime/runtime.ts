@@ -6,13 +6,13 @@ import type { EventHub } from '../observe/events.js';
 import type { Logger } from '../observe/logger.js';
 import type { EmbedDeps } from '../calls/embed.js';
 import type { ObserveDeps } from '../calls/call-event.js';
-import type { ActiveCalls } from '../policy/active-calls.js';
-import type { Admission } from '../policy/admission.js';
-import type { HedgeDeps } from '../policy/hedge.js';
-import type { Spend } from '../policy/spend-budgets.js';
-import type { StallGuard } from '../policy/stall-guard.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Hedging } from '../policy/hedge-book.js';
+import type { ActiveCalls } from '../policy/state/active-calls.js';
+import type { Admission } from '../policy/admission/admission.js';
+import type { HedgeDeps } from '../policy/chain/hedge.js';
+import type { Spend } from '../policy/spend/spend-budgets.js';
+import type { StallGuard } from '../policy/abort/stall-guard.js';
+import type { TargetRuntime } from '../policy/state/target-runtime.js';
+import type { Hedging } from '../policy/chain/hedge-book.js';
 import type { BlockStore } from '../store/block-store.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { admit } from '../../src/policy/admit.js';
+import { admit } from '../../src/policy/steps/admit.js';
 import type { Router } from '../../src/router.js';
 import { stepBench, type StepBench } from './step-harness.js';
 
