@@ -181,7 +181,7 @@ export interface ProviderResponse {
 
 /**
  * What the router and its own transport read of an abort signal: an `AbortSignal` is one, and so is
- * the router's `AbortLink` (src/policy/abort-link.ts), which makes no `AbortSignal` unless asked.
+ * the router's `AbortLink` (src/policy/abort/abort-link.ts), which makes no `AbortSignal` unless asked.
  */
 export interface AbortSignalLike {
   readonly aborted: boolean;

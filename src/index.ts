@@ -25,4 +25,4 @@ export type {
   SpendStore, SpendReservation, SpendGrant, SpendSettlement, SpendAlert, SpendRow, SpendWindowLimit, ShareStore, ShareSync, ShareView,
 } from './store/state-store.js';
 export type { Price } from './spend/price-table.js';
-export type { BreakerState } from './policy/circuit-breaker.js';
+export type { BreakerState } from './policy/breaker/circuit-breaker.js';

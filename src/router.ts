@@ -1,47 +1,28 @@
 import type { z, ZodType } from 'zod';
-import { randomBytes } from 'node:crypto';
-import { createAdapter } from '../providers/index.js';
 import type { ProviderAdapter } from '../providers/types.js';
-import { missing, needsOf, type Capability } from './calls/capabilities.js';
+import { assertCarried, needsOf, type Capability } from './policy/state/capabilities.js';
 import { cachedStream } from './cache/cached-stream.js';
 import { passThroughMismatch } from './decide/pass-through.js';
 import { passThroughOf } from './pass-through/seam.js';
-import { ResponseCache } from './cache/response-cache.js';
-import { cacheBackend } from './cache/store-cache.js';
 import { observeCall, observeStream } from './calls/call-event.js';
 import { chatCall } from './calls/chat.js';
 import { embedCall } from './calls/embed.js';
 import { embedChainProblem } from './calls/embed-chain.js';
 import { streamCall, type StreamEvent, type StreamOptions } from './calls/stream.js';
-import { systemClock } from './time/system-clock.js';
 import type { Clock } from './types.js';
 import { resolveConfig, type ResolvedConfig, type SwitchyardConfig } from './config/index.js';
-import { providerSecrets, urlPassword } from './config/secret-fields.js';
 import { RouterError } from './errors.js';
-import { EventHub, type Listener, type RouterEventName } from './observe/events.js';
-import { createLogger, type Logger } from './observe/logger.js';
-import { secretRedactor } from './observe/redact.js';
-import { Admission } from './policy/admission.js';
-import { Breakers } from './policy/breakers.js';
-import { Hedging } from './policy/hedge-book.js';
-import type { BreakerState } from './policy/circuit-breaker.js';
-import { Idempotency } from './policy/idempotency.js';
-import { StallGuard } from './policy/stall-guard.js';
-import { buildTargets, type TargetRuntime } from './policy/target-runtime.js';
-import { embeddingsEndpoint, PoolOrder } from './policy/pool-order.js';
-import { FleetShares } from './policy/fleet-shares.js';
-import { Tenants } from './policy/tenants.js';
-import { Spend } from './policy/spend-budgets.js';
-import { GATEWAY_KEY } from './spend/gateway-key.js';
-import { AbortLink, callerAbortOf } from './policy/abort-link.js';
+import type { Listener, RouterEventName } from './observe/events.js';
+import type { Logger } from './observe/logger.js';
+import type { BreakerState } from './policy/breaker/circuit-breaker.js';
+import { embeddingsEndpoint } from './policy/chain/pool-order.js';
+import { callerAbortOf } from './policy/abort/abort-link.js';
 import { validateEmbedRequest, validateRequest } from './calls/request-schema.js';
-import type { Call } from './runtime/call.js';
-import { ActiveCalls, type Runtime } from './runtime/runtime.js';
-import { withFallback } from './store/fallback-store.js';
-import { memoryStore } from './store/memory-store.js';
-import { redisStore } from './store/redis-store.js';
+import type { Call } from './policy/state/call.js';
+import type { Runtime } from './runtime/runtime.js';
+import { buildRuntime, shutdown } from './runtime/build-runtime.js';
+import { NewCall } from './runtime/new-call.js';
 import type { StateStore } from './store/state-store.js';
-import { checkStore, roleOf } from './store/store-roles.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
 
 /** Options for `createRouter`; all optional. */
@@ -106,14 +87,6 @@ async function* failing(err: unknown): AsyncGenerator<StreamEvent> {
 
 const EMBED_NEEDS: readonly Capability[] = Object.freeze(['embeddings']);
 
-/** A request no target of its chain can carry fails before anything is sent, naming what is missing where. */
-function assertCarried(chain: string, targets: readonly TargetRuntime[], needs: readonly Capability[]): void {
-  const lacking = targets.map((t) => ({ key: t.target.key, lacks: missing(needs, t.capabilities) }));
-  if (lacking.some((t) => t.lacks.length === 0)) return;
-  const detail = lacking.map((t) => `${t.key} lacks ${t.lacks.join(', ')}`).join('; ');
-  throw new RouterError('unsupported', `no target of chain "${chain}" can carry this request: ${detail}`);
-}
-
 /**
  * Builds a router from a config. Throws `RouterError` kind `config` naming every failing path.
  * @example
@@ -122,56 +95,12 @@ function assertCarried(chain: string, targets: readonly TargetRuntime[], needs: 
  */
 export function createRouter(config: SwitchyardConfig, options: RouterOptions = {}): Router {
   const resolved = resolveConfig(config, options.env);
-  const logger = options.logger ?? createLogger(resolved.log.level);
-  const clock = options.clock ?? systemClock;
-  const events = new EventHub((event, err) => logger.warn({ event, err: String(err) }, 'event listener threw'));
-  if (options.store !== undefined) checkStore(options.store);
-  // A shared store sits behind a breaker of its own: calls go on without it (or fail at once) while it is down.
-  const store = withFallback(options.store
-    ?? (resolved.store.type === 'redis' ? redisStore(resolved.store.url, { keyPrefix: resolved.store.keyPrefix }) : memoryStore({ maxConversations: resolved.gateway.responses.maxEntries })), {
-    clock, logger, onUnavailable: resolved.store.type === 'redis' ? resolved.store.onUnavailable : undefined,
-    failoverMs: resolved.store.type === 'redis' ? resolved.store.failoverMs : undefined,
-    onStateChange: (change) => events.emit('store', change),
-  });
-  const breakers = new Breakers(resolved.breaker, clock, (key, state, by, openedBy) => {
-    logger.warn({ breaker: key, state, callId: by?.id, ...(openedBy ? { openedBy } : {}) }, `circuit ${state === 'halfOpen' ? 'half-open' : state}`);
-    if (!events.has('breaker')) return;
-    const facts = { key, state, ...(openedBy ? { openedBy } : {}) };
-    events.emit('breaker', by ? Object.assign({}, facts, { callId: by.id, tenant: by.tenant.name, chain: by.chain, operation: by.operation }) : facts);
-  }, store.shared ? roleOf(store, 'breakers') : undefined);
-  const adapters = new Map<string, ProviderAdapter>();
-  for (const provider of Object.values(resolved.providers)) adapters.set(provider.name, createAdapter({ provider, clock, logger, redact: secretRedactor(providerSecrets(provider)) }));
-  const closer = new AbortLink();
-  // Tenants' shares across the fleet, with a shared store that plays the role (Redis) and tenants
-  // configured (without any, every call is the default tenant: there is nothing to share out).
-  const shareStore = store.shared && Object.keys(resolved.tenants).length > 0 ? roleOf(store, 'shares') : undefined;
-  const fleet = shareStore ? new FleetShares(shareStore, clock, (name) => tenants.resolve(name).share, logger) : undefined;
-  const rt: Runtime = {
-    config: resolved, chains: buildTargets(resolved, adapters, breakers), clock, events, logger, store,
-    admission: new Admission(store, clock, closer, (err) => logger.warn({ err: String(err) }, 'state store failed while settling a lease: the answer stands, the lease expires by its TTL'), fleet),
-    spend: new Spend(resolved, roleOf(store, 'spend'), clock, events, logger),
-    closing: closer,
-    active: new ActiveCalls(),
-    hedging: new Hedging(resolved.hedges),
-    stallGuard: new StallGuard(clock),
-    random: options.random ?? Math.random,
-    retryPolicy: Object.assign({}, resolved.retry, { parkMs: resolved.quota.parkMs }),
-    // Keys, header and query values (where credentials go), the Redis password: none reaches an error.
-    redact: secretRedactor([
-      ...Object.values(resolved.providers).flatMap(providerSecrets),
-      resolved.store.type === 'redis' ? urlPassword(resolved.store.url) : undefined,
-    ]),
-  };
-  const tenants = new Tenants(resolved.tenants);
-  const pools = new PoolOrder();
-  const cache = resolved.cache ? new ResponseCache(cacheBackend(store, resolved.cache.maxEntries), resolved.cache.ttlMs, clock, logger) : undefined;
-  const idempotency = new Idempotency(roleOf(store, 'idempotency'), clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs);
+  const parts = buildRuntime(resolved, options);
+  const { rt, store, breakers, adapters, tenants, pools, cache, idempotency } = parts;
+  const { clock, events, logger } = rt;
+  const calls = new NewCall(tenants);
   let closed = false;
   let closing: Promise<void> = Promise.resolve();
-
-  // Call ids: unique per process (a random prefix per router, then a counter), cheap to make.
-  const callPrefix = `${randomBytes(3).toString('hex')}-`;
-  let callSeq = 0;
 
   /** Validates a call and starts its clock; nothing is sent for a call that is invalid or already aborted. */
   function begin(request: ChatRequest, operation: 'chat' | 'stream'): Call<ChatRequest> {
@@ -187,14 +116,9 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     const targets = pools.order(rt.chains.get(chain)!, startedAtMs);
     const needs = needsOf(request);
     if (needs.length > 0) assertCarried(chain, targets, needs);
-    const id = callPrefix + ++callSeq;
-    if (resolved.log.logPrompts) logger.debug({ callId: id, chain, messages: request.messages }, `${operation} call`);
-    return {
-      id, operation, chain, targets, request, tenant: tenants.resolve(request.tenant), needs, cost: {},
-      gatewayKey: (request as { [GATEWAY_KEY]?: string })[GATEWAY_KEY],
-      signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
-      deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
-    };
+    const call = calls.make(operation, chain, targets, request, needs, signal, startedAtMs);
+    if (resolved.log.logPrompts) logger.debug({ callId: call.id, chain, messages: request.messages }, `${operation} call`);
+    return call;
   }
 
   function chat(request: ChatRequest): Promise<ChatResult> {
@@ -229,12 +153,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       const refusal = embedRefusals.get(chain);
       if (refusal) throw refusal.with({});
       const startedAtMs = clock.now();
-      const call: Call<EmbedRequest> = {
-        id: callPrefix + ++callSeq, operation: 'embed', chain, targets: pools.order(rt.chains.get(chain)!, startedAtMs, embeddingsEndpoint), request, tenant: tenants.resolve(request.tenant), needs: EMBED_NEEDS, cost: {},
-        gatewayKey: (request as { [GATEWAY_KEY]?: string })[GATEWAY_KEY],
-        signal, timeoutMs: request.timeoutMs, startedAtMs, attempts: [],
-        deadlineAtMs: request.timeoutMs === undefined ? undefined : startedAtMs + request.timeoutMs,
-      };
+      const call = calls.make('embed', chain, pools.order(rt.chains.get(chain)!, startedAtMs, embeddingsEndpoint), request, EMBED_NEEDS, signal, startedAtMs);
       const pending = embedCall(rt, call);
       return events.has('call') ? observeCall(rt, call, pending) : pending;
     } catch (err) {
@@ -273,19 +192,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     async close() {
       if (closed) return closing;
       closed = true;
-      closing = (async () => {
-        // Every wait and every abortable attempt ends now; a plain attempt already on the wire
-        // finishes (within its provider's timeoutMs) and nothing starts after it.
-        closer.abort(new RouterError('aborted', 'router closed'));
-        await rt.active.drained();
-        breakers.shutdown();
-        fleet?.close();
-        rt.stallGuard.stop();
-        events.clear();
-        await Promise.all([...adapters.values()].map((a) => a.close()));
-        await cache?.close();
-        await store.close();
-      })();
+      closing = shutdown(parts);
       return closing;
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveThrottle } from '../src/policy/adaptive-throttle.js';
+import { AdaptiveThrottle } from '../src/policy/breaker/adaptive-throttle.js';
 
 describe('AdaptiveThrottle', () => {
   const T0 = 1_000_000;

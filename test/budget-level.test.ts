@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BudgetLevel } from '../src/policy/budget-level.js';
-import { paced } from '../src/policy/pacing.js';
+import { BudgetLevel } from '../src/policy/admission/budget-level.js';
+import { paced } from '../src/policy/admission/pacing.js';
 
 const T0 = 1_000_000;
 const one = { input: 100, output: 50 };

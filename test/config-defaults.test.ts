@@ -51,7 +51,7 @@ const OPTIONAL_FIELDS: Record<string, string> = {
 /** `@default`s that describe a rule rather than state a value, and why no DEFAULTS entry holds them. */
 const DESCRIBED: Record<string, string> = {
   'limitsSchema.maxQueueMs': "the config's own retry.maxInlineWaitMs, whatever it is set to",
-  'limitsSchema.burstMs': 'computed from windowMs and rpm (src/policy/pacing.ts)',
+  'limitsSchema.burstMs': 'computed from windowMs and rpm (src/policy/admission/pacing.ts)',
   'gatewayKeySchema.chains': 'no list: every chain of the config',
   'spendSchema.alertAt': 'an empty list (DEFAULTS.spend.alertAt): no alerts',
   'configSchema.cachedInputPerMTok': "the same entry's inputPerMTok (no cache discount known)",

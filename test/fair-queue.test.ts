@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairQueue, type Waiter } from '../src/policy/fair-queue.js';
+import { FairQueue, type Waiter } from '../src/policy/admission/fair-queue.js';
 import type { BudgetGrant } from '../src/store/state-store.js';
 import { VirtualClock } from './support/virtual-clock.js';
 

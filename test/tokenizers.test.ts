@@ -2,7 +2,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { heuristicTokens, promptTokenEstimate } from '../src/decide/token-estimate.js';
 import type { Message } from '../src/types.js';
-import { boundedCount, budgetedCount, ESTIMATE_BUDGET_CHARS, EXACT_CHARS, loadEncoding, tokenCounter } from '../src/policy/tokenizers.js';
+import { boundedCount, budgetedCount, ESTIMATE_BUDGET_CHARS, EXACT_CHARS, loadEncoding, tokenCounter } from '../src/policy/state/tokenizers.js';
 
 describe('tokenCounter', () => {
   it('counts for an OpenAI model what its limiter charges (characters / 4), never less than the real tokens', async () => {

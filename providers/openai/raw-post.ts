@@ -34,7 +34,7 @@ const ERRORS: Pick<PlainPostOptions, 'aborted' | 'timedOut'> = {
 export async function postRaw(transport: HttpFetch, endpoint: PlainEndpoint, body: string, options: ProviderCallOptions, compatible: boolean): Promise<PlainAnswer> {
   // Object.assign, not `{ ...endpoint.headers, 'content-length': n }`: see src/observe/event-refs.ts.
   const headers: OutgoingHttpHeaders = Object.assign({}, endpoint.headers, { 'content-length': Buffer.byteLength(body) });
-  // `abort` before `signal`: reading the router's makes no AbortSignal (see src/policy/abort-link.ts).
+  // `abort` before `signal`: reading the router's makes no AbortSignal (see src/policy/abort/abort-link.ts).
   const answer = await transport.post(endpoint.url, headers, body, { signal: options.abort ?? options.signal, timeoutMs: options.timeoutMs, sending: options, ...ERRORS });
   if (answer.status >= 200 && answer.status < 300) return answer;
   let json: unknown;

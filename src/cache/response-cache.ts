@@ -1,10 +1,10 @@
-import { callerAbortOf } from '../policy/abort-link.js';
+import { callerAbortOf } from '../policy/abort/abort-link.js';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../types.js';
 import { isRouterError, RouterError } from '../errors.js';
 import type { Logger } from '../observe/logger.js';
-import { fingerprint } from '../policy/idempotency.js';
-import { DEFAULT_TENANT } from '../policy/tenants.js';
+import { fingerprint } from '../policy/idempotency/idempotency.js';
+import { DEFAULT_TENANT } from '../policy/state/tenants.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { waitWithin } from '../time/wait-within.js';
 import type { CacheBackend } from './cache-backend.js';

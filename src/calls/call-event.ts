@@ -1,19 +1,22 @@
 import { isRouterError } from '../errors.js';
 import { callEvent, type callRef } from '../observe/event-refs.js';
 import type { CallEvent } from '../observe/events.js';
-import type { Call } from '../runtime/call.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Call } from '../policy/state/call.js';
+import type { SkipDeps } from '../policy/steps/record-outcome.js';
 import type { ChatResult, EmbedResult } from '../types.js';
 import type { RelayEvent } from './stream.js';
 
-function ended(rt: Runtime, call: Call, outcome: Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts' | 'startedAtMs'>): void {
+/** What a call event reads of the router: its clock and its events. */
+export type ObserveDeps = SkipDeps;
+
+function ended(rt: ObserveDeps, call: Call, outcome: Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts' | 'startedAtMs'>): void {
   rt.events.emit('call', callEvent(call, {
     startedAtMs: call.startedAtMs, latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts,
     ...(call.cost.usd !== undefined ? { costUsd: call.cost.usd } : {}), ...outcome,
   }));
 }
 
-function failed(rt: Runtime, call: Call, err: unknown): void {
+function failed(rt: ObserveDeps, call: Call, err: unknown): void {
   ended(rt, call, { outcome: 'error', kind: isRouterError(err) ? err.kind : 'transport' });
 }
 
@@ -29,7 +32,7 @@ function answered(result: ChatResult | EmbedResult): Parameters<typeof ended>[2]
 }
 
 /** Emits the `call` event when a chat or embed call settles (only wired when someone listens). */
-export function observeCall<T extends ChatResult | EmbedResult>(rt: Runtime, call: Call, pending: Promise<T>): Promise<T> {
+export function observeCall<T extends ChatResult | EmbedResult>(rt: ObserveDeps, call: Call, pending: Promise<T>): Promise<T> {
   return pending.then(
     (result) => {
       ended(rt, call, answered(result));
@@ -43,7 +46,7 @@ export function observeCall<T extends ChatResult | EmbedResult>(rt: Runtime, cal
 }
 
 /** Passes a stream through, emitting the `call` event when it ends: done, interrupted, thrown, or left by its consumer. */
-export async function* observeStream(rt: Runtime, call: Call, events: AsyncGenerator<RelayEvent>): AsyncGenerator<RelayEvent> {
+export async function* observeStream(rt: ObserveDeps, call: Call, events: AsyncGenerator<RelayEvent>): AsyncGenerator<RelayEvent> {
   let reported = false;
   let start: { provider: string; model: string } | undefined;
   try {

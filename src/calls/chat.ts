@@ -1,11 +1,10 @@
 import type { ProviderRequest, ProviderResponse } from '../../providers/types.js';
 import { promptTokenEstimate } from '../decide/token-estimate.js';
-import type { TokenEstimate } from '../policy/budget.js';
-import type { CallKind } from '../policy/call-kind.js';
-import { runHedged } from '../policy/hedge.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Call } from '../runtime/call.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { TokenEstimate } from '../policy/admission/budget.js';
+import type { CallKind } from '../policy/steps/call-kind.js';
+import { runHedged, type HedgeDeps } from '../policy/chain/hedge.js';
+import type { TargetRuntime } from '../policy/state/target-runtime.js';
+import type { Call } from '../policy/state/call.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { withRawAnswer, type RawAnswer } from '../pass-through/seam.js';
 import { RouterError } from '../errors.js';
@@ -59,8 +58,8 @@ export const chatKind: CallKind<ProviderRequest, ChatValue> = {
   unsendableParam: unsendableChatParam,
 };
 
-/** Sends a chat call down its chain and shapes the answer. */
-export async function chatCall(rt: Runtime, call: Call<ChatRequest>): Promise<ChatResult> {
+/** Sends a chat call down its chain and shapes the answer; it reads of the router what a hedged chain reads. */
+export async function chatCall(rt: HedgeDeps, call: Call<ChatRequest>): Promise<ChatResult> {
   rt.active.enter();
   try {
     return shape(rt, call, await runHedged(rt, call, chatKind));
@@ -69,7 +68,7 @@ export async function chatCall(rt: Runtime, call: Call<ChatRequest>): Promise<Ch
   }
 }
 
-function shape(rt: Runtime, call: Call<ChatRequest>, { value, target, hedged }: { value: ChatValue; target: TargetRuntime; hedged?: boolean }): ChatResult {
+function shape(rt: Pick<HedgeDeps, 'clock'>, call: Call<ChatRequest>, { value, target, hedged }: { value: ChatValue; target: TargetRuntime; hedged?: boolean }): ChatResult {
   const result: ChatResult = {
     text: value.text,
     toolCalls: value.toolCalls,

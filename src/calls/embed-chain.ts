@@ -1,5 +1,5 @@
 import { RouterError } from '../errors.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
+import type { TargetRuntime } from '../policy/state/target-runtime.js';
 
 /**
  * Whether a chain may serve `embed`: every target must have an embeddings API (Anthropic has none),

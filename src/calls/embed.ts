@@ -1,16 +1,16 @@
 import type { AbortSignalLike } from '../../providers/types.js';
-import { AbortLink } from '../policy/abort-link.js';
+import { AbortLink } from '../policy/abort/abort-link.js';
 import type { ProviderEmbedRequest, ProviderEmbedResponse } from '../../providers/types.js';
 import { embedBatches } from '../decide/embed-batches.js';
 import { embedPassThroughBlocker, passThroughBytes } from '../decide/pass-through.js';
 import { heuristicTokens } from '../decide/token-estimate.js';
 import { RouterError } from '../errors.js';
-import type { TokenEstimate } from '../policy/budget.js';
-import type { CallKind } from '../policy/call-kind.js';
-import { runChain, type ChainAnswer } from '../policy/run-chain.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Call } from '../runtime/call.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { TokenEstimate } from '../policy/admission/budget.js';
+import type { CallKind } from '../policy/steps/call-kind.js';
+import { runChain, type ChainAnswer, type ChainDeps } from '../policy/chain/run-chain.js';
+import type { ActiveCalls } from '../policy/state/active-calls.js';
+import type { TargetRuntime } from '../policy/state/target-runtime.js';
+import type { Call } from '../policy/state/call.js';
 import type { EmbedRequest, EmbedResult } from '../types.js';
 import { passThroughOf, withRawAnswer } from '../pass-through/seam.js';
 
@@ -73,7 +73,12 @@ function batchCall(parent: Call<EmbedRequest>, batch: Batch, targets: readonly T
  * chain, and every later batch only to targets of the model that answered it (one answer's vectors
  * always come from one model); vectors come back in input order.
  */
-export async function embedCall(rt: Runtime, call: Call<EmbedRequest>): Promise<EmbedResult> {
+/** What an embed call reads of the router: what its chain reads, and the calls in flight. */
+export interface EmbedDeps extends ChainDeps {
+  readonly active: ActiveCalls;
+}
+
+export async function embedCall(rt: EmbedDeps, call: Call<EmbedRequest>): Promise<EmbedResult> {
   rt.active.enter();
   try {
     return await sendBatches(rt, call);
@@ -82,7 +87,7 @@ export async function embedCall(rt: Runtime, call: Call<EmbedRequest>): Promise<
   }
 }
 
-async function sendBatches(rt: Runtime, call: Call<EmbedRequest>): Promise<EmbedResult> {
+async function sendBatches(rt: EmbedDeps, call: Call<EmbedRequest>): Promise<EmbedResult> {
   const { input, dimensions } = call.request;
   const inputs = typeof input === 'string' ? [input] : input;
   const ceiling = {

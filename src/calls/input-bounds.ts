@@ -1,5 +1,5 @@
 import { DEFAULTS } from '../config/defaults.js';
-import { isZodSchema } from './schema-input.js';
+import { isZodSchema } from '../convert/schema-input.js';
 
 /**
  * How far a request's free-form JSON may reach: every field the router (or an SDK) walks or

@@ -1,7 +1,7 @@
 import type { ProviderResponse } from '../../providers/types.js';
 import { RouterError } from '../errors.js';
 import { parseJsonAnswer } from './parse-json-answer.js';
-import { firstIssue, validatorFor } from './schema-input.js';
+import { firstIssue, validatorFor } from '../convert/schema-input.js';
 import type { AssistantMessage, ResponseFormat } from '../types.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
+import type { TargetRuntime } from '../policy/state/target-runtime.js';
 import { passThroughSend } from '../decide/pass-through-send.js';
 import { passThroughOf } from '../pass-through/seam.js';
-import { toJSONSchema } from './schema-input.js';
+import { toJSONSchema } from '../convert/schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
 
 function providerTool(tool: Tool): ProviderTool {

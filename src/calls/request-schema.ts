@@ -4,7 +4,7 @@ import { formatPath } from '../config/resolve-config.js';
 import { MAX_OUTPUT_TOKENS } from '../config/schema.js';
 import { RouterError } from '../errors.js';
 import { DEFAULT_INPUT_BOUNDS, inputBoundProblems, type InputBounds } from './input-bounds.js';
-import { isZodSchema } from './schema-input.js';
+import { isZodSchema } from '../convert/schema-input.js';
 import type { ChatRequest, EmbedRequest } from '../types.js';
 
 export { MAX_OUTPUT_TOKENS };

@@ -1,13 +1,13 @@
 import type { ProviderRequest, ProviderStreamEvent } from '../../providers/types.js';
 import { RouterError } from '../errors.js';
 import { redactErrorChain } from '../observe/redact.js';
-import type { AttemptScope } from '../policy/attempt-scope.js';
-import type { CallKind } from '../policy/call-kind.js';
-import { recordStreamFailure } from '../policy/record-outcome.js';
-import { runHedged } from '../policy/hedge.js';
-import type { Call } from '../runtime/call.js';
-import type { Runtime } from '../runtime/runtime.js';
-import type { Attempt, ChatRequest, ChatResult, RateLimitSnapshot, ToolCall } from '../types.js';
+import type { AttemptScope } from '../policy/abort/attempt-scope.js';
+import type { CallKind } from '../policy/steps/call-kind.js';
+import type { AttemptSlot } from '../policy/steps/attempt-slot.js';
+import { breakerVerdict } from '../decide/breaker-verdict.js';
+import { runHedged, type HedgeDeps } from '../policy/chain/hedge.js';
+import type { Call } from '../policy/state/call.js';
+import type { Attempt, ChatRequest, ChatResult, RateLimitSnapshot, ToolCall, Usage } from '../types.js';
 import { RAW_START, type RawBytes } from '../pass-through/seam.js';
 import { chatTokens } from './chat.js';
 import { assistantMessage, parseOutput } from './output.js';
@@ -83,6 +83,30 @@ export interface OpenStream {
   rateLimit?: RateLimitSnapshot;
   /** Pass-through: the upstream's bytes up to the commit point (held until the stream starts). */
   raw?: string;
+  /** Whether `endStream` gave the attempt back (a field of this object, not a closure or an owner object per stream). */
+  ended: boolean;
+}
+
+/**
+ * How a committed stream ends: `done` (the provider finished: its usage settles the lease), `failed`
+ * (it broke off: the provider's iterator is closed), `left` (the consumer, or a hedge that lost, stopped
+ * reading: the request is aborted first, then the same).
+ */
+type StreamEnd = 'done' | 'failed' | 'left';
+
+/**
+ * Gives back everything a committed stream's attempt holds, exactly once whichever way it ends: its
+ * scope (timers, abort), its slot (lease, in-flight count) and the provider's iterator. The one
+ * ending of a stream: `streamTarget`'s try/finally calls it last (as cockatiel's `execute` releases
+ * in its finally), and a hedge's loser calls it; every later call does nothing.
+ */
+async function endStream(open: OpenStream, slot: AttemptSlot | undefined, how: StreamEnd, usage?: Usage): Promise<void> {
+  if (open.ended) return;
+  open.ended = true;
+  if (how === 'left') open.scope.release();
+  open.scope.dispose();
+  await slot?.end(how === 'done' ? { sent: true, usage, rateLimit: open.rateLimit } : { sent: true, rateLimit: open.rateLimit });
+  if (how !== 'done') await open.events.return?.(undefined).catch(() => {});
 }
 
 /**
@@ -105,7 +129,7 @@ async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scop
       else if (event.type === 'raw') raw = raw === undefined ? event.bytes : raw + event.bytes;
       else if (event.type === 'thinking') scope.alive();
       else if (event.type === 'delta' || event.type === 'tool_call_start' || event.type === 'finish') {
-        return { first: event, events: it, scope, requestId: open?.requestId, rateLimit: open?.rateLimit, raw };
+        return { first: event, events: it, scope, requestId: open?.requestId, rateLimit: open?.rateLimit, raw, ended: false };
       }
     }
   } catch (err) {
@@ -138,12 +162,7 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
   leaseTtlMs: (target) => target.streamLeaseTtlMs,
   unsendableParam: unsendableChatParam,
   // A hedge's loser that opened after the winner: abort its request, free its slot, settle its lease.
-  async discard(open, slot) {
-    open.scope.release();
-    open.scope.dispose();
-    await slot?.end({ sent: true, rateLimit: open.rateLimit });
-    await open.events.return?.(undefined).catch(() => {});
-  },
+  discard: (open, slot) => endStream(open, slot, 'left'),
 };
 
 /**
@@ -153,7 +172,7 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
  * completed. A stream that ends without its provider's terminal event is never `done`; a tool call
  * cut off before its end is never emitted as complete.
  */
-export async function* streamCall(rt: Runtime, call: Call<ChatRequest>, options: StreamOptions = {}): AsyncGenerator<RelayEvent> {
+export async function* streamCall(rt: HedgeDeps, call: Call<ChatRequest>, options: StreamOptions = {}): AsyncGenerator<RelayEvent> {
   rt.active.enter();
   let active = true;
   // The call counts as in flight until its last event is handed over, not until the consumer asks
@@ -171,7 +190,7 @@ export async function* streamCall(rt: Runtime, call: Call<ChatRequest>, options:
   }
 }
 
-async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => void, keepText: boolean): AsyncGenerator<RelayEvent> {
+async function* streamTarget(rt: HedgeDeps, call: Call<ChatRequest>, leave: () => void, keepText: boolean): AsyncGenerator<RelayEvent> {
   const { clock } = rt;
   const { value: open, target: runtime, slot, hedged } = await runHedged(rt, call, streamKind);
   const target = runtime.target;
@@ -218,8 +237,7 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     }
     const end = tools.finish(event.finishReason);
     finished = true;
-    scope.dispose();
-    await slot?.end({ sent: true, usage: event.usage, rateLimit: open.rateLimit });
+    await endStream(open, slot, 'done', event.usage);
     const request = call.request;
     const shown = keepText ? text : '';
     const result: ChatResult = {
@@ -248,20 +266,14 @@ async function* streamTarget(rt: Runtime, call: Call<ChatRequest>, leave: () => 
     if (finished) throw err;
     finished = true;
     const error = redactErrorChain(interruption(redactErrorChain(err, rt.redact), scope, call, where, idleMs), rt.redact);
-    scope.dispose();
-    await slot?.end({ sent: true, rateLimit: open.rateLimit });
-    await events.return?.(undefined).catch(() => {});
-    recordStreamFailure(rt, call, runtime, error, scope.cause === 'caller');
+    await endStream(open, slot, 'failed');
+    // Nothing is retried now, but the breaker and the throttle hear of a server failure (a caller's abort is no verdict).
+    slot?.judgeAfterCommit(scope.cause === 'caller' ? 'neutral' : breakerVerdict(error.kind), rt.clock.now());
     rt.logger.warn(Object.assign({}, where, { chain: call.chain, kind: error.kind, code: error.code, chars }), 'stream interrupted after its first visible event; not retried');
     leave();
     yield { type: 'interrupted', text: keepText ? text : '', toolCalls: tools.completed(), incompleteToolCalls: tools.incomplete(), error };
   } finally {
-    if (!finished) {
-      // The consumer stopped reading: abort the request and free the attempt.
-      scope.release();
-      scope.dispose();
-      await slot?.end({ sent: true, rateLimit: open.rateLimit });
-      await events.return?.(undefined).catch(() => {});
-    }
+    // The one owner's release: does nothing after `done` or `failed`; else the consumer stopped reading.
+    await endStream(open, slot, 'left');
   }
 }

@@ -1,6 +1,6 @@
-import type { Call } from '../runtime/call.js';
+import type { Call } from '../policy/state/call.js';
 import type { ChatRequest } from '../types.js';
-import { toJSONSchema } from './schema-input.js';
+import { toJSONSchema } from '../convert/schema-input.js';
 
 /** True when a value cannot be made into the JSON a provider is sent (too deep, a cycle, a throwing toJSON). */
 function unsendable(value: unknown, convert: (v: never) => unknown = (v) => v): boolean {

@@ -1,7 +1,7 @@
 /**
  * The retry budget's verdict (`retry.budgetPercent`): may one more retry go to a target, given what
  * was sent to it over the rolling window? Pure: the counts come from the window's bookkeeping
- * (src/policy/retry-window.ts).
+ * (src/policy/breaker/retry-window.ts).
  *
  * The references, and where this one differs:
  * - Finagle's RetryBudget (https://twitter.github.io/finagle/guide/Clients.html#retries, the

@@ -1,4 +1,16 @@
-import type { BudgetLimits, TokenDelta } from '../store/state-store.js';
+/** Tokens to add to (positive) or give back from (negative) each window, for one lease. */
+export interface TokenDelta {
+  tokens?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+/** The token windows a budget keeps (a `BudgetLimits` is one). */
+export interface TokenWindows {
+  tpm?: number;
+  itpm?: number;
+  otpm?: number;
+}
 
 /** What one attempt reserves in its budgets' token windows before it is sent. */
 export interface TokenReservation {
@@ -34,7 +46,7 @@ export function reserveTokens(input: number, output: number, cacheShare: number 
  * (never refunded: OpenAI's limiter counted the reservation too); ITPM and OTPM move both ways to
  * what Anthropic counts: the input less cache reads, the output actually written.
  */
-export function reconcileTokens(reserved: TokenReservation, limits: BudgetLimits, usage: BilledUsage): TokenDelta | undefined {
+export function reconcileTokens(reserved: TokenReservation, limits: TokenWindows, usage: BilledUsage): TokenDelta | undefined {
   const extra = usage.inputTokens + (usage.outputTokens ?? 0) - reserved.tokens;
   const input = limits.itpm === undefined ? 0 : usage.inputTokens - (usage.cachedInputTokens ?? 0) - reserved.inputTokens;
   const output = limits.otpm === undefined || usage.outputTokens === undefined ? 0 : usage.outputTokens - reserved.outputTokens;

@@ -1,4 +1,4 @@
-import type { AbortLink } from '../policy/abort-link.js';
+import type { AbortLink } from '../policy/abort/abort-link.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from './keys.js';
 import type { ErrorReply } from './error-reply.js';

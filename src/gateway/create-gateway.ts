@@ -1,4 +1,4 @@
-import { AbortLink } from '../policy/abort-link.js';
+import { AbortLink } from '../policy/abort/abort-link.js';
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { RouterError } from '../errors.js';

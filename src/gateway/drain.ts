@@ -1,4 +1,4 @@
-import type { AbortLink } from '../policy/abort-link.js';
+import type { AbortLink } from '../policy/abort/abort-link.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { MAX_TIMER_MS } from '../time/system-clock.js';
 import { RouterError } from '../errors.js';

@@ -1,14 +1,25 @@
-import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Call } from '../runtime/call.js';
 import type { CallRef, TargetRef } from './events.js';
 
+/** What an event reads of a call (a policy `Call` is one): observe sits below the policies, so it names only these. */
+export interface CallFacts {
+  readonly id: string;
+  readonly tenant: { readonly name: string };
+  readonly chain: string;
+  readonly operation: CallRef['operation'];
+}
+
+/** What an event reads of a chain target (a policy `TargetRuntime` is one). */
+export interface TargetFacts {
+  readonly target: { readonly provider: string; readonly model: string };
+}
+
 /** The fields that tie an event to its call. */
-export function callRef(call: Call): CallRef {
+export function callRef(call: CallFacts): CallRef {
   return { callId: call.id, tenant: call.tenant.name, chain: call.chain, operation: call.operation };
 }
 
 /** The fields that tie an event to its call and target. */
-export function targetRef(call: Call, target: TargetRuntime): TargetRef {
+export function targetRef(call: CallFacts, target: TargetFacts): TargetRef {
   return { callId: call.id, tenant: call.tenant.name, chain: call.chain, operation: call.operation, provider: target.target.provider, model: target.target.model };
 }
 
@@ -18,11 +29,11 @@ export function targetRef(call: Call, target: TargetRuntime): TargetRef {
  * own on every evaluation, so each payload would cost a new map (garbage that outlives young-generation
  * GC) and turn every property read of it megamorphic. Object.assign onto the fresh ref keeps one shape.
  */
-export function targetEvent<F extends object>(call: Call, target: TargetRuntime, fields: F): TargetRef & F {
+export function targetEvent<F extends object>(call: CallFacts, target: TargetFacts, fields: F): TargetRef & F {
   return Object.assign(targetRef(call, target), fields);
 }
 
 /** The same for an event of a call as a whole. */
-export function callEvent<F extends object>(call: Call, fields: F): CallRef & F {
+export function callEvent<F extends object>(call: CallFacts, fields: F): CallRef & F {
   return Object.assign(callRef(call), fields);
 }

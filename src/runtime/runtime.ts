@@ -4,15 +4,24 @@ import type { ResolvedConfig } from '../config/index.js';
 import type { NextStepPolicy } from '../decide/next-step.js';
 import type { EventHub } from '../observe/events.js';
 import type { Logger } from '../observe/logger.js';
-import type { Admission } from '../policy/admission.js';
-import type { Spend } from '../policy/spend-budgets.js';
-import type { StallGuard } from '../policy/stall-guard.js';
-import type { TargetRuntime } from '../policy/target-runtime.js';
-import type { Hedging } from '../policy/hedge-book.js';
+import type { EmbedDeps } from '../calls/embed.js';
+import type { ObserveDeps } from '../calls/call-event.js';
+import type { ActiveCalls } from '../policy/state/active-calls.js';
+import type { Admission } from '../policy/admission/admission.js';
+import type { HedgeDeps } from '../policy/chain/hedge.js';
+import type { Spend } from '../policy/spend/spend-budgets.js';
+import type { StallGuard } from '../policy/abort/stall-guard.js';
+import type { TargetRuntime } from '../policy/state/target-runtime.js';
+import type { Hedging } from '../policy/chain/hedge-book.js';
 import type { BlockStore } from '../store/block-store.js';
 
-/** What the policies share for the life of a router. */
-export interface Runtime {
+/**
+ * What a router holds for its life, built once by createRouter: the one object handed to every call
+ * kind and step. None of them imports this type: each names its own dependencies (`GateDeps`,
+ * `AdmitDeps`, ... `TargetDeps`, `ChainDeps`, `HedgeDeps`, `EmbedDeps`, `ObserveDeps`), which this
+ * object satisfies, so imports run down the floors (docs/architecture.md) and never back up to it.
+ */
+export interface Runtime extends HedgeDeps, EmbedDeps, ObserveDeps {
   config: ResolvedConfig;
   /** Every chain's targets, built once with the router. */
   chains: ReadonlyMap<string, readonly TargetRuntime[]>;
@@ -30,34 +39,10 @@ export interface Runtime {
   retryPolicy: NextStepPolicy;
   /** Hides every configured API key (and anything shaped like one) in a text. */
   redact: (text: string) => string;
-  /** Fires when the router closes: waits and abortable attempts end at once (`aborted`). */
   /** Aborted when the router closes (an AbortLink: every attempt listens, and no AbortSignal is made for it). */
   closing: AbortSignalLike;
   /** Calls running now; `close()` waits for them. */
   active: ActiveCalls;
   /** The hedged chains' budgets and latency samples. */
   hedging: Hedging;
-}
-
-/** Counts the calls in flight, and tells `close()` when the last one ends. */
-export class ActiveCalls {
-  private count = 0;
-  private idle: (() => void) | undefined;
-
-  enter(): void {
-    this.count++;
-  }
-
-  leave(): void {
-    if (--this.count === 0 && this.idle) {
-      this.idle();
-      this.idle = undefined;
-    }
-  }
-
-  /** Resolves once no call is in flight. */
-  drained(): Promise<void> {
-    if (this.count === 0) return Promise.resolve();
-    return new Promise((resolve) => (this.idle = resolve));
-  }
 }

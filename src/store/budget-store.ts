@@ -1,5 +1,9 @@
+import type { TokenDelta } from '../decide/token-reservation.js';
 import type { MaybePromise } from './maybe-promise.js';
 import type { RateLimitSnapshot } from '../types.js';
+
+/** What a lease's settlement adds to or gives back from each token window: decided in src/decide, below the store. */
+export type { TokenDelta };
 
 /** The limits one budget enforces over a rolling window (60 s unless a test shrinks it). */
 export interface BudgetLimits {
@@ -39,12 +43,6 @@ export interface BudgetRequest {
   leaseTtlMs: number;
 }
 
-/** Tokens to add to (positive) or give back from (negative) each window, for one lease. */
-export interface TokenDelta {
-  tokens?: number;
-  inputTokens?: number;
-  outputTokens?: number;
-}
 
 /** How a sent request ended, for its budget: one atomic operation. */
 export interface BudgetSettlement {

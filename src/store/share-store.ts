@@ -1,7 +1,7 @@
 import type { MaybePromise } from './maybe-promise.js';
 
 /**
- * Fleet-wide fair shares (the `shares` role, src/policy/fleet-shares.ts): how many attempts each
+ * Fleet-wide fair shares (the `shares` role, src/policy/admission/fleet-shares.ts): how many attempts each
  * tenant was admitted to one target budget across every process in a rolling window, and which
  * tenants some process has waiting for it. A process syncs what it admitted since its last sync and
  * who waits in it, and gets the fleet's view back, in one operation.

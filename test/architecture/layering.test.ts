@@ -7,8 +7,57 @@ import { importCycles, importEdges, specifiers, type ImportEdge } from './import
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const EDGES = importEdges(ROOT, ['src', 'providers']);
 
-/** The files `src/`'s root may hold (STYLE.md's layout); anything else lives in a folder named for its concept. */
+/** The files `src/`'s root may hold (the layout in docs/architecture.md); anything else lives in a folder named for its concept. */
 const SRC_ROOT_FILES = ['errors.ts', 'index.ts', 'router.ts', 'types.ts'];
+
+/**
+ * The floors, bottom to top (docs/architecture.md, "The floors"). A shipped file imports only from
+ * its own floor or the ones below, type-only imports included: so a floor can be read, and changed,
+ * knowing only what is under it. A path names a file, or a folder when it ends in `/`; the longest
+ * path that matches places a file. Tests and their harnesses stand above every floor.
+ */
+const FLOORS: readonly { name: string; paths: readonly string[] }[] = [
+  { name: 'the shared words', paths: ['src/types.ts', 'src/errors.ts'] },
+  { name: 'the providers (the spec, shared header parsing and answers, the adapters, the registry)', paths: ['providers/'] },
+  { name: 'pure decisions, the clock, text and shape conversions', paths: ['src/decide/', 'src/time/', 'src/report/', 'src/convert/'] },
+  { name: 'events, logging, redaction', paths: ['src/observe/'] },
+  { name: 'the config, prices and the state store', paths: ['src/config/', 'src/spend/', 'src/store/'] },
+  { name: 'the policies: services, per-call and per-target state, the steps, the chain', paths: ['src/policy/'] },
+  { name: 'the call kinds', paths: ['src/calls/'] },
+  { name: 'the response cache', paths: ['src/cache/'] },
+  { name: "the router's runtime (built once, it satisfies every step's dependencies)", paths: ['src/runtime/'] },
+  { name: 'the router', paths: ['src/router.ts'] },
+  { name: 'what is built on a router', paths: ['src/index.ts', 'src/gateway/', 'src/cli/', 'src/eval/', 'src/integrations/', 'src/sim/', 'src/testing/'] },
+];
+
+/** Imports that must run up a floor, `from imports to` -> why. None does today: a new one needs its reason here. */
+const UPWARD_WITH_REASON: Readonly<Record<string, string>> = {};
+
+/** The floor a file stands on (its index in FLOORS), or -1 when no path places it. */
+function floorOf(file: string): number {
+  let floor = -1;
+  let longest = -1;
+  FLOORS.forEach(({ paths }, i) => {
+    for (const path of paths) {
+      const matches = path.endsWith('/') ? file.startsWith(path) : file === path;
+      if (matches && path.length > longest) [floor, longest] = [i, path.length];
+    }
+  });
+  return floor;
+}
+
+/** Shipped code: tests, contract suites and test support may import anything. */
+function ships(file: string): boolean {
+  return !file.endsWith('.test.ts') && !/^providers\/(test-support|contract)\//.test(file);
+}
+
+/** The edges that run from a floor to a higher one, as `from imports to (floor -> floor)`. */
+function upward(edges: readonly ImportEdge[]): string[] {
+  return edges
+    .filter(({ from, to }) => ships(from) && floorOf(to) > floorOf(from))
+    .map(({ from, to }) => `${from} imports ${to}`)
+    .filter((edge) => !(edge in UPWARD_WITH_REASON));
+}
 
 /** Files under providers/ that ship in dist (tsconfig.build.json leaves tests and their harnesses out). */
 function shipsInProviders(file: string): boolean {
@@ -88,6 +137,30 @@ describe('layering', () => {
       ({ from, to }) => from === 'src/types.ts' || (from === 'src/errors.ts' && to !== 'src/types.ts'),
     );
     expect(upward.map(({ from, to }) => `${from} imports ${to}`)).toEqual([]);
+  });
+
+  it('places every shipped file under src/ and providers/ on a floor', () => {
+    const shipped = EDGES.filter(({ from }) => ships(from));
+    const unplaced = [...new Set(shipped.flatMap(({ from, to }) => [from, to]))].filter((file) => floorOf(file) < 0);
+    expect(unplaced).toEqual([]);
+  });
+
+  it('finds an import that runs up a floor, a type-only one too', () => {
+    // Guards the rule below: it must see an upward edge, and let a downward one and a test's pass.
+    expect(floorOf('src/policy/x.ts')).toBeGreaterThan(floorOf('src/store/x.ts'));
+    expect(floorOf('src/router.ts')).toBeGreaterThan(floorOf('src/runtime/x.ts'));
+    expect(upward([
+      { from: 'src/decide/x.ts', to: 'src/policy/y.ts', typeOnly: true },
+      { from: 'src/policy/y.ts', to: 'src/decide/x.ts', typeOnly: false },
+      { from: 'src/decide/x.test.ts', to: 'src/router.ts', typeOnly: false },
+    ])).toEqual(['src/decide/x.ts imports src/policy/y.ts']);
+  });
+
+  it('imports only from its own floor or below (docs/architecture.md, the floors)', () => {
+    expect(upward(EDGES)).toEqual([]);
+    // A reason kept for an edge that is gone is stale.
+    const edges = new Set(EDGES.map(({ from, to }) => `${from} imports ${to}`));
+    expect(Object.keys(UPWARD_WITH_REASON).filter((edge) => !edges.has(edge))).toEqual([]);
   });
 
   it('holds no loose file at the root of src/ beyond index, router, errors and types', () => {

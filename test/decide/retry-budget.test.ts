@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RETRY_BUDGET_FLOOR, retryBudgetAllows } from '../../src/decide/retry-budget.js';
-import { RetryWindow } from '../../src/policy/retry-window.js';
+import { RetryWindow } from '../../src/policy/breaker/retry-window.js';
 
 describe('retryBudgetAllows', () => {
   it('allows retries up to budgetPercent of first attempts plus the floor', () => {

@@ -4,7 +4,7 @@ import type { RouterEvents } from '../../src/observe/events.js';
 import { createRouter, type Router } from '../../src/router.js';
 import type { StreamEvent } from '../../src/calls/stream.js';
 import { fakeRequests } from '../../src/testing/index.js';
-import { ChainError } from '../../src/policy/chain-error.js';
+import { ChainError } from '../../src/policy/chain/chain-error.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 

@@ -1,7 +1,7 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openaiEmbeddings } from '../../providers/test-support/wire.js';
-import { ESTIMATE_BUDGET_CHARS, loadEncoding } from '../../src/policy/tokenizers.js';
+import { ESTIMATE_BUDGET_CHARS, loadEncoding } from '../../src/policy/state/tokenizers.js';
 import { createRouter, type Router } from '../../src/router.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { OPENAI_PATH, openaiOk } from '../support/fixtures.js';

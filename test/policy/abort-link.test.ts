@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AbortLink, callerAbortOf, realSignal, withCallerAbort } from '../../src/policy/abort-link.js';
+import { AbortLink, callerAbortOf, realSignal, withCallerAbort } from '../../src/policy/abort/abort-link.js';
 
 describe('AbortLink', () => {
   it('tells each listener once, with the reason set, and forgets them', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { admit } from '../../src/policy/admit.js';
+import { admit } from '../../src/policy/steps/admit.js';
 import type { Router } from '../../src/router.js';
 import { stepBench, type StepBench } from './step-harness.js';
 
@@ -50,6 +50,20 @@ describe('an attempt slot', () => {
     a.slot!.end({ sent: true });
     expect(record.mock.calls).toEqual([['closed', 'success', a.call]]);
     expect(throttle).toHaveBeenCalledTimes(1);
+  });
+
+  it('judges a committed stream that broke off once more, through the same verdict, as a pass from a closed breaker', async () => {
+    const { context, clock } = bench();
+    const a = context();
+    await admit(a);
+    const record = vi.spyOn(a.target.breaker, 'record');
+    const throttle = vi.spyOn(a.target.throttle, 'record');
+    a.slot!.judge('success', clock.now()); // the commit point
+    a.slot!.end({ sent: true });
+    a.slot!.judgeAfterCommit('failure', clock.now());
+    a.slot!.judgeAfterCommit('failure', clock.now());
+    expect(record.mock.calls).toEqual([['closed', 'success', a.call], ['closed', 'failure', a.call]]);
+    expect(throttle.mock.calls.map(([ok]) => ok)).toEqual([true, false]);
   });
 
   it('hands an unjudged probe back as no verdict when it ends, so the next call may probe', async () => {

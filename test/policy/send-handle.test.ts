@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderCallOptions } from '../../providers/types.js';
-import { SendHandle } from '../../src/policy/send-handle.js';
+import { SendHandle } from '../../src/policy/steps/send-handle.js';
 import { sdkRequestOptions } from '../../providers/shared/request-options.js';
 import { announcingSends } from '../../providers/shared/send-hook.js';
 

@@ -2,10 +2,10 @@ import type { ProviderRequest } from '../../providers/types.js';
 import { chatKind, type ChatValue } from '../../src/calls/chat.js';
 import { streamKind, type OpenStream } from '../../src/calls/stream.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
-import type { AttemptContext } from '../../src/policy/attempt-context.js';
-import type { AttemptValue, CallKind } from '../../src/policy/call-kind.js';
+import type { AttemptContext } from '../../src/policy/steps/attempt-context.js';
+import type { AttemptValue, CallKind } from '../../src/policy/steps/call-kind.js';
 import { INTERNALS, createRouter, type Router, type RouterInternals } from '../../src/router.js';
-import type { Call } from '../../src/runtime/call.js';
+import type { Call } from '../../src/policy/state/call.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import type { ChatRequest } from '../../src/types.js';
 import { captureLogger } from '../support/capture-logger.js';
@@ -17,7 +17,7 @@ export interface StepBench {
   rt: Runtime;
   clock: VirtualClock;
   /** A fresh call of the default chain and the context of its first target. */
-  context<T extends AttemptValue = ChatValue>(options?: { request?: Partial<ChatRequest>; kind?: CallKind<ProviderRequest, T> }): AttemptContext<ProviderRequest, T>;
+  context<T extends AttemptValue = ChatValue>(options?: { request?: Partial<ChatRequest>; kind?: CallKind<ProviderRequest, T> }): AttemptContext<ProviderRequest, T, Runtime>;
 }
 
 export const streamStepKind: CallKind<ProviderRequest, OpenStream> = streamKind;
@@ -40,7 +40,7 @@ export function stepBench(config: Partial<SwitchyardConfig> = {}): StepBench {
       };
       const payload = kind.payload(call, target);
       return {
-        rt, call, target, kind, lastResort: false, payload, endpoint: kind.endpoint(target),
+        deps: rt, call, target, kind, lastResort: false, payload, endpoint: kind.endpoint(target),
         attemptTimeoutMs: Math.min(target.attemptTimeoutMs, kind.attemptTimeoutMs(call, target)),
         attempt: 1, startedAtMs: clock.now(), sentAtMs: 0, sent: false,
       };

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RouterError, isRouterError } from '../../src/errors.js';
-import { admit } from '../../src/policy/admit.js';
-import { decide } from '../../src/policy/decide.js';
-import { gate } from '../../src/policy/gate.js';
-import { recordOutcome } from '../../src/policy/record-outcome.js';
-import { sendAttempt } from '../../src/policy/send-attempt.js';
+import { admit } from '../../src/policy/steps/admit.js';
+import { decide } from '../../src/policy/steps/decide.js';
+import { gate } from '../../src/policy/steps/gate.js';
+import { recordOutcome } from '../../src/policy/steps/record-outcome.js';
+import { sendAttempt } from '../../src/policy/steps/send-attempt.js';
 import type { Router } from '../../src/router.js';
 import { fakeRequests } from '../../src/testing/index.js';
 import { stepBench, streamStepKind, type StepBench } from './step-harness.js';
 
-// One test group per step of the per-target pipeline (src/policy/run-target.ts): each step is
+// One test group per step of the per-target pipeline (src/policy/steps/run-target.ts): each step is
 // called alone on a context built the way runTarget builds it, and what it says and leaves is checked.
 
 let routers: Router[] = [];

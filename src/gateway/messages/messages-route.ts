@@ -1,4 +1,4 @@
-import { withCallerAbort } from '../../policy/abort-link.js';
+import { withCallerAbort } from '../../policy/abort/abort-link.js';
 import { withCallerKey } from '../keys.js';
 import type { StreamEvent } from '../../calls/stream.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
