@@ -2,8 +2,7 @@ import type { z, ZodType } from 'zod';
 import type { ProviderAdapter } from '../providers/types.js';
 import { assertCarried, needsOf, type Capability } from './policy/state/capabilities.js';
 import { cachedStream } from './cache/cached-stream.js';
-import { passThroughMismatch } from './decide/pass-through.js';
-import { passThroughOf } from './pass-through/seam.js';
+import { passThroughRefusal } from './pass-through/seam.js';
 import { observeCall, observeStream } from './calls/call-event.js';
 import { chatCall } from './calls/chat.js';
 import { embedCall } from './calls/embed.js';
@@ -106,8 +105,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   function begin(request: ChatRequest, operation: 'chat' | 'stream'): Call<ChatRequest> {
     if (closed) throw new RouterError('invalid_request', 'router is closed');
     validateRequest(request, resolved.chains, resolved.input);
-    const pass = passThroughOf(request);
-    const mismatch = pass && passThroughMismatch(pass.body, operation);
+    const mismatch = passThroughRefusal(request, operation);
     if (mismatch) throw new RouterError('invalid_request', mismatch);
     const signal = callerAbortOf(request);
     if (signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: signal.reason });

@@ -1,5 +1,5 @@
 import type { PassThroughApi, ProviderResponse } from '../../providers/types.js';
-import { passThroughAddsUsage } from '../decide/pass-through.js';
+import { passThroughAddsUsage, passThroughMismatch } from '../decide/pass-through.js';
 import type { PassThroughBody } from '../decide/pass-through-send.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from '../types.js';
 
@@ -49,6 +49,12 @@ export function withPassThrough<R extends ChatRequest | EmbedRequest>(request: R
 /** The request's pass-through body, if it carries one. */
 export function passThroughOf(request: ChatRequest | EmbedRequest): PassThrough | undefined {
   return (request as Carrying)[PASS_THROUGH];
+}
+
+/** Why a request's pass-through body cannot be sent by this operation (`stream: true` must meet router.stream), or undefined. */
+export function passThroughRefusal(request: ChatRequest, operation: 'chat' | 'stream'): string | undefined {
+  const pass = passThroughOf(request);
+  return pass && passThroughMismatch(pass.body, operation);
 }
 
 /** Hands a result the upstream's body (no copy: the adapter's answer holds it). */
