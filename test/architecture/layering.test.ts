@@ -19,7 +19,7 @@ const SRC_ROOT_FILES = ['errors.ts', 'index.ts', 'router.ts', 'types.ts'];
 const FLOORS: readonly { name: string; paths: readonly string[] }[] = [
   { name: 'the shared words', paths: ['src/types.ts', 'src/errors.ts'] },
   { name: 'the providers (the spec, shared header parsing and answers, the adapters, the registry)', paths: ['providers/'] },
-  { name: 'pure decisions, the clock, text and shape conversions', paths: ['src/decide/', 'src/time/', 'src/report/', 'src/convert/'] },
+  { name: 'pure decisions, the clock, text and shape conversions, the pass-through seam', paths: ['src/decide/', 'src/time/', 'src/report/', 'src/convert/', 'src/pass-through/'] },
   { name: 'events, logging, redaction', paths: ['src/observe/'] },
   { name: 'the config, prices and the state store', paths: ['src/config/', 'src/spend/', 'src/store/'] },
   { name: 'the policies: services, per-call and per-target state, the steps, the chain', paths: ['src/policy/'] },
