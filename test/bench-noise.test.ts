@@ -3,20 +3,9 @@ import {
   balancedOrder, compare, comparisonRow, formatInterval, normaliseRule, roundsBrief, pairedRatios, ratioInterval, roundsLine,
   roundsUntilTight, stopReason, t975, verdict, type RatioInterval, type StoppingRule,
 } from '../bench/lib/noise.js';
+import { mulberry32 as seeded } from '../providers/shared/answers/prng.js';
 
 // The bench's statistics (bench/lib/noise.ts), on seeded random samples: no timing, no bench run.
-
-/** mulberry32: a seeded PRNG, so every run of this test draws the same samples. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A standard normal draw (Box-Muller). */
 function normal(random: () => number): number {

@@ -8,7 +8,7 @@ import { launchPlainUpstream, type PlainUpstream } from '../lib/plain-upstream.j
 import { check, overBy, type ScenarioReport, type TargetCheck } from '../lib/report.js';
 import type { BenchContext, BenchScenario } from '../lib/scenario.js';
 import { spread } from '../lib/stats.js';
-import { nowVsBefore, type NowVsBefore } from './gateway-compare.js';
+import { nowVsBefore, type CompareArm, type NowVsBefore } from './gateway-compare.js';
 import { latencyRounds, stoppingRule, TWIN_NAME } from './gateway-latency.js';
 import { builtEntry, FLOOR_NAME, startFloor, startPortkey, startSwitchyard, tsxEntry, type GatewayProcess } from './gateway-processes.js';
 import { hasWrk, runWrk, type WrkResult } from './gateway-wrk.js';
@@ -29,17 +29,8 @@ const TRANSLATED = ', translated';
 const SWEEP = [1, 4, 16, 32, 64];
 const MODERATE = 4;
 
-interface Arm {
-  name: string;
-  /** The SDK pointed at it. */
-  call: () => Promise<unknown>;
-  /** What wrk posts to, with the headers it needs. */
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-  /** The gateway's process (none for the direct arm). */
-  gateway?: GatewayProcess;
-}
+/** An arm: the SDK pointed at it, what wrk posts to, its process (none for the direct arm); the comparison's arm shape. */
+type Arm = CompareArm;
 
 /** One arm's figures in the at-a-glance table (µs; req/s). */
 interface Summary {

@@ -1,6 +1,7 @@
 import type { ReasoningOptions } from '../types.js';
 
-const SHARED_EFFORTS = new Set(['minimal', 'low', 'medium', 'high']);
+/** The effort words every provider family has: the router maps these itself, the rest go to OpenAI as written. */
+export const SHARED_EFFORTS: ReadonlySet<string> = new Set(['minimal', 'low', 'medium', 'high']);
 
 /**
  * An OpenAI reasoning effort (Chat Completions' `reasoning_effort`, Responses' `reasoning.effort`) as

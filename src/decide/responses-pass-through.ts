@@ -1,5 +1,6 @@
 import type { RawResponsesTarget } from '../../providers/types.js';
 import type { JSONSchema } from '../types.js';
+import { SHARED_EFFORTS } from '../convert/reasoning-effort.js';
 
 /**
  * What the router would send a Responses target besides the body's own fields: the values its
@@ -28,7 +29,6 @@ const CALL_KEYS = new Set(['type', 'call_id', 'name', 'arguments']);
 const OUTPUT_KEYS = new Set(['type', 'call_id', 'output']);
 const TOOL_KEYS = new Set(['type', 'name', 'description', 'parameters', 'strict']);
 const FORMAT_KEYS = new Set(['type', 'name', 'schema', 'strict']);
-const EFFORTS = new Set(['minimal', 'low', 'medium', 'high']);
 /** OpenAI's longest tool-call id; the router shortens longer ones (openAIToolId). */
 const MAX_CALL_ID = 40;
 
@@ -64,7 +64,7 @@ export function responsesPassThroughBlocker(body: Readonly<Record<string, unknow
   if (given(body.reasoning)) {
     if (!target.reasoning) return 'reasoning on a model that does not reason is dropped by the router';
     const effort = (body.reasoning as { effort?: unknown }).effort;
-    if (given(effort) && !EFFORTS.has(effort as string)) return `reasoning effort ${String(effort)} is sent as reasoning_effort by the router`;
+    if (given(effort) && !SHARED_EFFORTS.has(effort as string)) return `reasoning effort ${String(effort)} is sent as reasoning_effort by the router`;
   }
   if (target.reasoning && (given(body.temperature) || given(body.top_p))) return 'a reasoning model refuses temperature and top_p';
   if (sent.maxTokens !== (body.max_output_tokens ?? undefined)) return 'the chain step sets maxTokens';

@@ -5,6 +5,7 @@ import type { StreamEvent } from '../../../src/calls/stream.js';
 import { ERROR_KINDS, RouterError, type ErrorKind, type RouterErrorFacts } from '../../../src/errors.js';
 import { startUpstream, type Upstream } from '../../support/upstream.js';
 import { startHarness, type Harness } from '../gateway-harness.js';
+import { thrown } from './thrown.js';
 
 // Every ErrorKind on every endpoint, as a client reads it through the real openai and Anthropic
 // SDKs from a real gateway: the HTTP status, the wire's `type` word (or, on a Responses stream, its
@@ -93,15 +94,6 @@ afterAll(async () => {
 const openai = () => h.client();
 const anthropic = () => new Anthropic({ apiKey: 'sk-anything-0000', baseURL: h.url, maxRetries: 0 });
 const hi = [{ role: 'user' as const, content: 'hi' }];
-
-async function thrown(run: () => Promise<unknown>): Promise<any> {
-  try {
-    await run();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 /** OpenAI's envelope, as the openai SDK hands it over (`err.error` is the inner object). */
 function expectOpenAIEnvelope(err: any, status: number | undefined, type: string) {

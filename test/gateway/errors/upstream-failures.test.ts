@@ -7,6 +7,7 @@ import { anthropicDelta, anthropicOverloadedEvent, anthropicSseHead, openaiError
 import type { Reply, Upstream } from '../../support/upstream.js';
 import { upstreamPerTest } from '../../support/upstream-per-test.js';
 import { EMBED_PATH, GATEWAY_PATHS, startHarness, type Harness } from '../gateway-harness.js';
+import { thrown } from './thrown.js';
 
 // The failures an upstream really sends, through the real router, a real gateway and the real
 // SDKs, and the words each wire answers them with: the ways that reach a client (a chain that is
@@ -21,15 +22,6 @@ upstreamPerTest((u) => (up = u), () => h?.close());
 const RETRY_ONCE = { retry: { baseDelayMs: 1, maxDelayMs: 2, maxAttempts: 1 } };
 const hi = [{ role: 'user' as const, content: 'hi' }];
 const anthropic = () => new Anthropic({ apiKey: 'sk-anything-0000', baseURL: h.url, maxRetries: 0 });
-
-async function thrown(run: () => Promise<unknown>): Promise<any> {
-  try {
-    await run();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the request to fail');
-}
 
 /** What every target of the `default` chain answers, and what each wire says for it before any event. */
 const BEFORE_COMMIT: Array<[name: string, openai: Reply, anthropicReply: Reply, embed: Reply, expected: { openai: [number, string, string | null]; anthropic: [number, string] }]> = [
