@@ -2,6 +2,7 @@ import type { Price } from '../spend/price-table.js';
 import type { ErrorKind } from '../errors.js';
 import type { FinishReason, Message, Usage } from '../types.js';
 import type { ExpectationName, ExpectationResult } from './expectations.js';
+import type { BaselineDiff, Comparison, Power, Suggestion } from './analysis-types.js';
 
 /** USD per million tokens, as in the config's `prices` and the shipped table (src/spend/price-table.ts). */
 export type { Price } from '../spend/price-table.js';
@@ -71,6 +72,8 @@ export interface TargetSummary {
   stability: number | null;
   /** With repeats: cases whose repeats did not all get the same verdict; else null. */
   flakyCases: number | null;
+  /** Wilson 95% interval of the pass rate over graded runs, as rates 0..1 (runEval always sets it). */
+  passInterval?: [number, number];
 }
 
 /** `pass`: every repeat passed; `fail`: none passed, some answered; `error`: none answered; `mixed`: some passed. */
@@ -103,6 +106,8 @@ export interface CaseSummary {
   notPassing: string[];
   /** Targets grouped by their (normalised) most common answer, largest group first. */
   answerGroups: Array<{ answer: string; targets: string[] }>;
+  /** With --repeat: the variance of pass across repeats, p(1 - p), averaged over columns. */
+  variance?: number;
 }
 
 /** The whole evaluation: what `--json` writes and the terminal and HTML reports render. */
@@ -121,4 +126,12 @@ export interface EvalReport {
   runs: RunRecord[];
   /** Set when a minimum pass rate was asked for: the targets under it. */
   minPass?: { rate: number; below: string[] };
+  /** Every pair of columns compared on the same cases (src/eval/compare/compare-columns.ts). */
+  comparisons: Comparison[];
+  /** "a 5-point difference would need ~N cases" (src/eval/stats/power.ts). */
+  power: Power;
+  /** With --baseline: cells that passed before and fail now, and the reverse. */
+  baseline?: BaselineDiff;
+  /** With --suggest: a proposed chain order from quality, cost and latency. */
+  suggestion?: Suggestion;
 }

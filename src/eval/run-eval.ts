@@ -9,6 +9,7 @@ import { parseCases } from './case-schema.js';
 import type { CaseInput, EvalCase } from './case-types.js';
 import { priceFor } from './cost.js';
 import { evalChainName, selectTargets, withEvalChains } from './eval-chains.js';
+import { withAnalysis } from './analyse.js';
 import { runPool } from './pool.js';
 import type { EvalReport, RunRecord } from './report-types.js';
 import { runOnce, type RunJob } from './run-once.js';
@@ -131,7 +132,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     else runsByCase.set(run.caseId, [run]);
   }
 
-  return {
+  return withAnalysis({
     version: 1,
     chain,
     startedAt: new Date(startedAtMs).toISOString(),
@@ -141,5 +142,5 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     targets: targets.map((t) => summariseTarget(t, runs.filter((r) => r.target === t.key), repeat, priceFor(prices, t, router.config.providers))),
     cases: cases.map((c) => summariseCase(c, targets.map((t) => t.key), runsByCase.get(c.id) ?? [])),
     runs,
-  };
+  });
 }
