@@ -1,6 +1,8 @@
 import { agreement } from './agreement.js';
 import { atLeast, formatCount, formatCounts, formatMs, formatRate, formatShare, formatUsd } from './format.js';
+import { formatInterval } from './format-interval.js';
 import { table } from '../report/text-table.js';
+import { statisticsLines } from './terminal-statistics.js';
 import type { CaseSummary, EvalReport } from './report-types.js';
 
 const MAX_DISAGREEMENT_LINES = 20;
@@ -29,6 +31,7 @@ export function renderTerminalReport(report: EvalReport): string {
   ];
   const header = ['target', 'passed', 'rate', 'errors', 'p50', 'p95', 'tokens in', 'tokens out', 'cost'];
   if (report.repeat > 1) header.push('stability');
+  header.push('95% interval');
   const rows = [header];
   for (const t of report.targets) {
     const below = report.minPass?.below.includes(t.key) ? ' ✗' : '';
@@ -38,9 +41,10 @@ export function renderTerminalReport(report: EvalReport): string {
       atLeast(formatCount(t.tokens.input), t.usageUnknown), atLeast(formatCount(t.tokens.output), t.usageUnknown), atLeast(formatUsd(t.costUsd), t.usageUnknown),
     ];
     if (report.repeat > 1) row.push(formatShare(t.stability));
+    row.push(formatInterval(t.passInterval));
     rows.push(row);
   }
-  out.push(...table(rows, 'lrrlrrrrrr'));
+  out.push(...table(rows, 'lrrlrrrrrrr'));
 
   const failing = report.targets.filter((t) => Object.keys(t.failuresByExpectation).length > 0);
   if (failing.length > 0) {
@@ -55,6 +59,7 @@ export function renderTerminalReport(report: EvalReport): string {
   out.push(...table(shown.map((c) => [`  ${c.id}`, verdicts(c)]), 'll'));
   if (split.length > shown.length) out.push(`  … and ${split.length - shown.length} more (see the --html or --json report)`);
   out.push(...outages);
+  out.push(...statisticsLines(report));
 
   if (report.minPass) {
     const { rate, below } = report.minPass;
