@@ -14,6 +14,10 @@ import { renderTerminalReport } from '../../eval/terminal-report.js';
 import { REDACT_PATHS } from '../../observe/redact.js';
 import { UsageError, type CliCommand, type CliIO } from '../command.js';
 import { cliConfig } from '../config-source.js';
+import { compareBaseline } from '../../eval/baseline/compare-baseline.js';
+import { renderMarkdownReport } from '../../eval/markdown/markdown-report.js';
+import { suggestChain } from '../../eval/suggest/suggest-chain.js';
+import { readBaselineRuns } from './eval-baseline.js';
 
 const USAGE = `Usage: switchyard eval --cases FILE [--chain NAME] [options]
 
@@ -32,10 +36,14 @@ Options:
   --json OUT          write the full report as JSON
   --html OUT          write a self-contained HTML report: charts and a case-by-target grid
   --min-pass RATE     exit 1 when a target's pass rate is under RATE: 0.9 or 90%
+  --baseline OLD.json compare with an earlier --json report: regressions (passed before, fail now) and fixes
+  --fail-on-regression  with --baseline: exit 1 when any case regressed, naming each
+  --md OUT            write a short Markdown summary (for a pull-request comment)
+  --suggest           propose a chain order from score, cost and latency, as a chains.<name> snippet
   --log-level LEVEL   router log lines on stderr (default: silent; the report records every failure)
 
 Exit codes: 0 when every target is at or above --min-pass (or none was given), 1 when one is under
-it or the run failed, 2 for a usage error.`;
+it, when --fail-on-regression finds a regression, or the run failed, 2 for a usage error.`;
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -55,6 +63,7 @@ function parse(argv: string[]) {
         cases: { type: 'string' }, chain: { type: 'string' }, config: { type: 'string' }, targets: { type: 'string' },
         repeat: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' }, html: { type: 'string' },
         'min-pass': { type: 'string' }, 'log-level': { type: 'string' },
+        baseline: { type: 'string' }, 'fail-on-regression': { type: 'boolean' }, md: { type: 'string' }, suggest: { type: 'boolean' },
       },
     }).values;
   } catch (err) {
@@ -83,6 +92,8 @@ export const command: CliCommand = {
     const level = values['log-level'] ?? 'silent';
     if (!LOG_LEVELS.has(level)) throw new UsageError(`--log-level must be one of ${[...LOG_LEVELS].join(', ')}, got "${level}"`);
     const targets = values.targets?.split(',').map((t) => t.trim()).filter(Boolean);
+    if (values['fail-on-regression'] && !values.baseline) throw new UsageError('--fail-on-regression needs --baseline OLD.json');
+    const baselineRuns = values.baseline ? await readBaselineRuns(io, values.baseline) : undefined;
 
     let cases: EvalCase[];
     try {
@@ -113,10 +124,15 @@ export const command: CliCommand = {
       progress.finish();
     }
     if (minPass) report = applyMinPass(report, minPass.rate);
+    if (baselineRuns) report = Object.assign({}, report, { baseline: compareBaseline(values.baseline!, baselineRuns, report.runs) });
+    if (values.suggest) report = Object.assign({}, report, { suggestion: suggestChain(report) });
+    const regressed = values['fail-on-regression'] ? report.baseline?.regressions ?? [] : [];
 
     io.stdout(renderTerminalReport(report));
     if (values.json) io.stdout(`JSON report: ${await write(io, values.json, `${JSON.stringify(report, null, 2)}\n`)}\n`);
     if (values.html) io.stdout(`HTML report: ${await write(io, values.html, renderHtmlReport(report))}\n`);
-    return report.minPass && report.minPass.below.length > 0 ? 1 : 0;
+    if (values.md) io.stdout(`Markdown summary: ${await write(io, values.md, renderMarkdownReport(report))}\n`);
+    if (regressed.length > 0) io.stdout(`--fail-on-regression: ${regressed.length} regressed: ${regressed.map((r) => `${r.caseId} on ${r.column}`).join(', ')}\n`);
+    return (report.minPass && report.minPass.below.length > 0) || regressed.length > 0 ? 1 : 0;
   },
 };
