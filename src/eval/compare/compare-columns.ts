@@ -33,7 +33,7 @@ export function compareColumns(columns: readonly string[], runs: readonly RunRec
       const pValue = mcnemarExactP(table.onlyA, table.onlyB);
       const method = `Newcombe paired interval at ${level}${pairs > 1 ? ` (Bonferroni over ${pairs} pairs)` : ''}; McNemar exact p=${pValue.toPrecision(2)}`;
       out.push({
-        a, b, n, diff: diff * 100, interval: [interval[0] * 100, interval[1] * 100], method, shown,
+        a, b, n, diff: n === 0 ? 0 : ((table.onlyA - table.onlyB) * 100) / n, interval: [interval[0] * 100, interval[1] * 100], method, shown,
         text: comparisonText(a, b, n, diff, interval, shown),
         pValue, discordant: [table.onlyA, table.onlyB], excludedBothErrored: table.bothErrored,
       });
