@@ -109,3 +109,12 @@ describe('switchyard eval --baseline', () => {
     expect(out).toBe('');
   });
 });
+
+describe('switchyard eval --help', () => {
+  it('lists the baseline, regression gate, Markdown and suggestion flags', async () => {
+    let out = '';
+    const code = await main(['eval', '--help'], { stdout: (t) => void (out += t), stderr: () => {}, isTTY: false, env: {}, cwd: ROOT });
+    expect(code).toBe(0);
+    for (const flag of ['--baseline OLD.json', '--fail-on-regression', '--md OUT', '--suggest']) expect(out).toContain(flag);
+  });
+});

@@ -153,3 +153,18 @@ describe('cases a 5-point difference would need', () => {
     expect(casesForFivePoints([], [1])).toEqual({ pointsDetectable: 5, casesNeeded: 155, discordance: 0.05, basis: 'floor' });
   });
 });
+
+describe('the terminal report', () => {
+  it('shows each pass rate with its interval, the differences shown, the pairs with none, and the power', async () => {
+    const { renderTerminalReport } = await import('../../src/eval/terminal-report.js');
+    const wrong = ['q0', 'q2', 'q4', 'q6', 'q8', 'q10', 'q12', 'q14', 'q16', 'q18'];
+    const { report } = await compare({ good: answering([]), bad: answering(wrong), twin: answering(['q0']) }, numbered(20));
+    const text = renderTerminalReport(report);
+    expect(text).toMatch(/target\s+passed\s+rate .* 95% interval/);
+    expect(text).toMatch(/good:m-1\s+20\/20\s+100\.0%.*\[83\.9%, 100\.0%\]/);
+    expect(text).toContain('Paired comparisons (same cases and repeats; Newcombe paired interval at 98.3% (Bonferroni over 3 pairs)):');
+    expect(text).toMatch(/\n {2}good:m-1 beats bad:m-1 by \+50 points \[\+\d+, \+\d+\] \(n=20, McNemar p=0\.0020\)\n/);
+    expect(text).toContain('  good:m-1 vs twin:m-1: no difference shown at n=20');
+    expect(text).toContain(`A 5-point difference would need ~${report.power.casesNeeded} cases (80% power, alpha 0.05).`);
+  });
+});
