@@ -1,6 +1,7 @@
 import type { EvalReport } from './report-types.js';
 
 const MAX_VARIABLE_CASES = 10;
+const MAX_UNSHOWN_PAIRS = 10;
 
 /**
  * The statistics part of the terminal report: the differences shown between columns (with how many
@@ -15,7 +16,8 @@ export function statisticsLines(report: Partial<Pick<EvalReport, 'comparisons' |
     out.push('', `Paired comparisons (same cases and repeats; ${comparisons[0]!.method.split(';')[0]}):`);
     for (const c of shown) out.push(`  ${c.text} (n=${c.n}, McNemar p=${c.pValue.toPrecision(2)})`);
     const none = comparisons.filter((c) => !c.shown);
-    for (const c of none) out.push(`  ${c.a} vs ${c.b}: ${c.text}`);
+    for (const c of none.slice(0, MAX_UNSHOWN_PAIRS)) out.push(`  ${c.a} vs ${c.b}: ${c.text}`);
+    if (none.length > MAX_UNSHOWN_PAIRS) out.push(`  … and ${none.length - MAX_UNSHOWN_PAIRS} more pairs with no difference shown (see the --json report)`);
   }
   if (report.power) out.push('', `A 5-point difference would need ~${report.power.casesNeeded} cases (80% power, alpha 0.05).`);
   const variable = report.cases.filter((c) => (c.variance ?? 0) > 0).sort((a, b) => b.variance! - a.variance!);

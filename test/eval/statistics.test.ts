@@ -168,3 +168,16 @@ describe('the terminal report', () => {
     expect(text).toContain(`A 5-point difference would need ~${report.power.casesNeeded} cases (80% power, alpha 0.05).`);
   });
 });
+
+describe('the terminal report with many columns', () => {
+  it('lists at most 10 pairs without a difference, then says how many more', async () => {
+    const { renderTerminalReport } = await import('../../src/eval/terminal-report.js');
+    const providers = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`p${i}`, answering([])]));
+    const { report, requests } = await compare(providers, numbered(3));
+    expect(Object.values(requests)).toEqual([3, 3, 3, 3, 3, 3]);
+    expect(report.comparisons).toHaveLength(15);
+    const text = renderTerminalReport(report);
+    expect(text.match(/: no difference shown at n=3$/gm)).toHaveLength(10);
+    expect(text).toContain('  … and 5 more pairs with no difference shown (see the --json report)');
+  });
+});
