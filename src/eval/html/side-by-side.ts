@@ -92,7 +92,7 @@ export function sideBySide(report: ViewReport): { html: string; repeats: Record<
     regressions: report.baseline ? regressions.cases.size : null, fixes: report.baseline ? fixes.cases.size : null,
   };
   const head = `<thead><tr><th scope="col">case</th>${columns.map((col) => columnHead(report, col)).join('')}</tr></thead>`;
-  const html = `${TOOLBAR(counts)}<div class="grid-wrap"><table class="sxs">${head}<tbody>${rows.join('')}</tbody></table></div>`
+  const html = `${TOOLBAR(counts)}<div class="grid-wrap"><table class="sxs" style="--cols: ${columns.length}">${head}<tbody>${rows.join('')}</tbody></table></div>`
     + '<p class="note" id="none-shown" hidden>No case matches.</p>';
   return { html, repeats };
 }

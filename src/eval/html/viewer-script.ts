@@ -133,6 +133,8 @@ export const VIEWER_SCRIPT = `
 
   function renderDiff() {
     panel.hidden = picked.length === 0;
+    // Room under the last row, so the fixed panel never covers a cell.
+    document.body.style.paddingBottom = panel.hidden ? '' : '45vh';
     var out = document.getElementById('diff-out');
     out.textContent = '';
     document.getElementById('diff-stats').textContent = '';
