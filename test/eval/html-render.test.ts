@@ -63,8 +63,8 @@ describe('HTML report in a headless browser', () => {
     expect(fills).not.toContain('rgb(0, 0, 0)');
   });
 
-  it('shows a grid cell for every case and target', async () => {
-    const cells = await page.$$eval('table.grid td.cell', (tds) => tds.map((td) => {
+  it('shows a side-by-side cell for every case and target', async () => {
+    const cells = await page.$$eval('table.sxs td.cell', (tds) => tds.map((td) => {
       const box = td.getBoundingClientRect();
       return { key: `${td.dataset.case}|${td.dataset.target}`, visible: box.width > 0 && box.height > 0, status: td.className };
     }));
@@ -74,9 +74,10 @@ describe('HTML report in a headless browser', () => {
     expect(cells.find((c) => c.key === 'plain|down:d-1')!.status).toBe('cell error');
   });
 
-  it('runs no script from the answers and fetches nothing but the page itself', async () => {
+  it('runs no script from the answers, only its own inline one, and fetches nothing but the page itself', async () => {
     expect(await page.evaluate(() => (globalThis as PageGlobals).hacked)).toBeUndefined();
-    expect(await page.locator('script').count()).toBe(0);
+    expect(await page.locator('script').count()).toBe(1);
+    expect(await page.locator('script[src]').count()).toBe(0);
     expect(requested.filter((url) => !url.startsWith('file://'))).toEqual([]);
     expect(await page.locator('text=<script>window.hacked = true</script>').count()).toBeGreaterThan(0);
   });

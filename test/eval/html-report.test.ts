@@ -8,7 +8,10 @@ const html = renderHtmlReport(applyMinPass(report, 0.5));
 
 describe('HTML report', () => {
   it('escapes model output, prompts and case ids, so nothing in them becomes markup', () => {
-    expect(html).not.toContain('<script');
+    // The one script is the page's own; an answer inside its data cannot close it.
+    expect(html.match(/<script/g)).toEqual(['<script']);
+    expect(html.match(/<\/script/gi)).toEqual(['</script']);
+    expect(html).toContain('\\u003cscript>window.hacked = true\\u003c/script>');
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<b>bold</b>');
     expect(html).not.toContain('<i>prompt</i>');
@@ -19,9 +22,10 @@ describe('HTML report', () => {
     expect(HOSTILE_ID).toContain('<b>');
   });
 
-  it('is self-contained: no scripts, no external stylesheets, fonts, images or links', () => {
-    expect(html).not.toMatch(/<script|<link|<img|@import|url\(|https?:\/\//i);
+  it('is self-contained: one inline script, no external scripts, stylesheets, fonts, images or links', () => {
+    expect(html).not.toMatch(/<script[^>]*src|<link|<img|@import|url\(|https?:\/\//i);
     expect(html).toContain('<style>');
+    expect(html).toContain('<script>\nvar REPEATS = {');
   });
 
   it('draws a chart per metric, with stability only when cases were repeated', () => {
@@ -31,15 +35,16 @@ describe('HTML report', () => {
     expect(once).not.toContain('Stability over');
   });
 
-  it('has a grid cell per case and target, with its status and details on hover', () => {
-    const cells = [...html.matchAll(/<td class="cell (\w+)" data-case="([^"]*)" data-target="([^"]*)" title="([^"]*)"/g)];
+  it('has a side-by-side cell per case and target, with its status, answer and what failed in view', () => {
+    const cells = [...html.matchAll(/<td id="c\d+-\d+" class="cell (\w+)" data-case="([^"]*)" data-column="([^"]*)" data-target="([^"]*)">(.*?)<\/td>/g)];
     expect(cells).toHaveLength(3 * 3);
-    const status = (c: string, t: string) => cells.find((m) => m[2] === c && m[3] === t)?.[1];
+    const status = (c: string, t: string) => cells.find((m) => m[2] === c && m[4] === t)?.[1];
     expect(status('plain', 'good:g-1')).toBe('pass');
     expect(status('plain', 'evil:e-1')).toBe('fail');
     expect(status('plain', 'down:d-1')).toBe('error');
-    const evil = cells.find((m) => m[2] === 'plain' && m[3] === 'evil:e-1')![4];
-    expect(evil).toContain('contains: missing');
+    const evil = cells.find((m) => m[2] === 'plain' && m[4] === 'evil:e-1')![5];
+    expect(evil).toContain('<li class="fail">contains: missing &quot;yes&quot;</li>');
+    expect(evil).toContain('<pre class="answer">&lt;script&gt;window.hacked');
   });
 
   it('shows an unknown cost as unknown and flags the targets under the minimum pass rate', () => {
