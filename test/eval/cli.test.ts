@@ -7,7 +7,8 @@ import type { CliIO } from '../../src/cli/command.js';
 import type { EvalReport } from '../../src/eval/report-types.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const EXAMPLE = ['--config', 'examples/eval/eval.config.ts', '--chain', 'support'];
+// --no-cache: these runs measure the example afresh, and write nothing under the repository.
+const EXAMPLE = ['--config', 'examples/eval/eval.config.ts', '--chain', 'support', '--no-cache'];
 
 function capture(isTTY = false): CliIO & { out: () => string; err: () => string } {
   let out = '';
