@@ -39,6 +39,12 @@ export function judgePrompt(rubric: string, question: readonly Message[], answer
   return `<conversation>\n${conversation}\n</conversation>\n<answer>\n${answer}\n</answer>\n<rubric>\n${rubric}\n</rubric>`;
 }
 
+/** The rubric and answer back out of a judge's user turn (what a fake judge reads); undefined for any other text. */
+export function readJudgePrompt(text: string): { rubric: string; answer: string; conversation: string } | undefined {
+  const m = /^<conversation>\n([\s\S]*)\n<\/conversation>\n<answer>\n([\s\S]*)\n<\/answer>\n<rubric>\n([\s\S]*)\n<\/rubric>$/.exec(text);
+  return m ? { conversation: m[1]!, answer: m[2]!, rubric: m[3]! } : undefined;
+}
+
 /** Reads the judge's answer as a verdict; throws GraderError when it is not one. */
 export function readVerdict(text: string, costUsd: number | null): JudgeVerdict {
   const json = parseJsonAnswer(text);
