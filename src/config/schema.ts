@@ -488,6 +488,13 @@ export const configSchema = z.object({
     /** Length of one field written as JSON, in characters. @default 1048576 */
     maxChars: positiveInt.default(DEFAULTS.input.maxChars),
   }).strict().default({ ...DEFAULTS.input }),
+  /** `switchyard eval`'s graders (docs/eval.md): the chains its judge and `similar` expectations use. */
+  eval: z.object({
+    /** The chain that grades `expect.judge` (a case's own `chain` wins). @default 'judge' when declared */
+    judgeChain: z.string().min(1).optional(),
+    /** The embeddings chain `expect.similar` compares on (a case's own `chain` wins). @default 'embed' when declared */
+    embedChain: z.string().min(1).optional(),
+  }).strict().optional(),
   /** The default logger (pino, to stderr). */
   log: z.object({
     /** pino level of the default logger. @default 'info' */

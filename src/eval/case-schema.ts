@@ -29,11 +29,15 @@ const expectSchema = z.object({
   minScore: z.number().min(0).max(1).optional(),
   toolCall: z.union([toolCallExpectation, z.array(toolCallExpectation).min(1)]).optional(),
   object: objectLike.optional(),
+  judge: z.object({ rubric: z.string().min(1), minScore: z.number().min(0).max(1).optional(), chain: z.string().min(1).optional() }).strict().optional(),
+  similar: z.object({ to: nonEmptyStrings, minScore: z.number().min(-1).max(1).optional(), chain: z.string().min(1).optional() }).strict().optional(),
+  maxLatencyMs: z.number().positive().optional(),
+  maxCostUsd: z.number().nonnegative().optional(),
 }).strict();
 
 const caseSchema = z.object({
   id: z.string().trim().min(1, { message: 'a case needs a non-empty id' }),
-  messages: z.array(messageSchema).min(1, { message: 'at least one message is required' }).optional(),
+  messages: z.array(messageSchema).optional(),
   prompt: z.string().min(1).optional(),
   system: z.string().optional(),
   options: z.object({
@@ -49,7 +53,12 @@ const caseSchema = z.object({
     z.object({ type: z.literal('json_schema'), schema: objectLike, name: z.string().optional(), strict: z.boolean().optional() }).strict(),
   ]).optional(),
   expect: expectSchema.optional(),
+  weight: z.number().finite().nonnegative().optional(),
+  vars: z.record(z.string(), z.string()).optional(),
 }).strict();
+
+const JUDGE_MIN_SCORE = 0.7;
+const SIMILAR_MIN_SCORE = 0.8;
 
 /** The outcome of validating one case: the case, or every problem as `path: message`. */
 export type ParsedCase = { ok: true; value: EvalCase } | { ok: false; problems: string[] };
@@ -75,7 +84,9 @@ export function parseCase(input: unknown): ParsedCase {
   const raw = parsed.data;
   const problems: string[] = [];
   if (raw.messages && raw.prompt !== undefined) problems.push('prompt: give either messages or prompt, not both');
-  if (!raw.messages && raw.prompt === undefined) problems.push('messages: a case needs messages or a prompt');
+  // A case with vars may leave its user turn to the run's prompt templates (checked when it runs).
+  if (!raw.messages && raw.prompt === undefined && raw.vars === undefined) problems.push('messages: a case needs messages or a prompt');
+  if (raw.messages && raw.messages.length === 0 && raw.vars === undefined) problems.push('messages: at least one message is required');
   if (raw.messages && raw.system !== undefined) problems.push('system: only with prompt (put a system message in messages instead)');
 
   const e = raw.expect ?? {};
@@ -110,14 +121,19 @@ export function parseCase(input: unknown): ParsedCase {
     if (!raw.responseFormat) problems.push('expect.object: needs responseFormat (the object is the answer parsed as JSON)');
     expect.object = e.object;
   }
+  if (e.judge !== undefined) expect.judge = Object.assign({ rubric: e.judge.rubric, minScore: e.judge.minScore ?? JUDGE_MIN_SCORE }, e.judge.chain ? { chain: e.judge.chain } : {});
+  if (e.similar !== undefined) expect.similar = Object.assign({ to: list(e.similar.to)!, minScore: e.similar.minScore ?? SIMILAR_MIN_SCORE }, e.similar.chain ? { chain: e.similar.chain } : {});
+  if (e.maxLatencyMs !== undefined) expect.maxLatencyMs = e.maxLatencyMs;
+  if (e.maxCostUsd !== undefined) expect.maxCostUsd = e.maxCostUsd;
   if (e.toolCall !== undefined && !raw.tools) problems.push('expect.toolCall: needs tools');
   if (problems.length > 0) return { ok: false, problems };
 
   const messages: Message[] = (raw.messages as Message[] | undefined) ?? [
     ...(raw.system !== undefined ? [{ role: 'system' as const, content: raw.system }] : []),
-    { role: 'user' as const, content: raw.prompt! },
+    ...(raw.prompt !== undefined ? [{ role: 'user' as const, content: raw.prompt }] : []),
   ] as Message[];
-  const value: EvalCase = { id: raw.id, messages, options: raw.options ?? {}, expect };
+  const value: EvalCase = { id: raw.id, messages, options: raw.options ?? {}, expect, weight: raw.weight ?? 1 };
+  if (raw.vars) value.vars = raw.vars;
   if (raw.tools) value.tools = raw.tools as EvalCase['tools'];
   if (raw.toolChoice) value.toolChoice = raw.toolChoice;
   if (raw.responseFormat) value.responseFormat = raw.responseFormat as EvalCase['responseFormat'];

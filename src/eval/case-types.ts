@@ -62,6 +62,23 @@ export interface ExpectInput {
   toolCall?: ToolCallExpectation | ToolCallExpectation[];
   /** With `responseFormat`: the parsed object must hold at least these fields, deep equal. */
   object?: Record<string, unknown>;
+  /** A judge model grades the answer against `rubric` (0..1); passes at `minScore`. See docs/eval.md "The judge". */
+  judge?: JudgeExpectation;
+  /** Cosine similarity of the answer's embedding to the nearest of `to`; passes at `minScore`. */
+  similar?: { to: string | string[]; minScore?: number; chain?: string };
+  /** The call (retries and waits included) took at most this long. */
+  maxLatencyMs?: number;
+  /** The call cost at most this much (needs a price for the target: an unpriced answer fails it). */
+  maxCostUsd?: number;
+}
+
+/** `expect.judge`: what a good answer does, the score it must reach (default 0.7), the judge chain. */
+export interface JudgeExpectation {
+  rubric: string;
+  /** @default 0.7 */
+  minScore?: number;
+  /** Wins over `--judge-chain` and `eval.judgeChain`. */
+  chain?: string;
 }
 
 /** A tool call a case expects. */
@@ -83,6 +100,16 @@ export interface CaseInput {
   /** Ask for JSON (or JSON matching a schema): the answer's object is then checked by `expect.object`. */
   responseFormat?: ResponseFormat;
   expect?: ExpectInput;
+  /** The case's weight in its target's score (the weighted mean of pass). @default 1 */
+  weight?: number;
+  /** Values for the run's prompt templates' `{{var}}` (see `prompts`). */
+  vars?: Record<string, string>;
+}
+
+/** A prompt variant: `template` is the user turn, with `{{var}}` filled from each case's `vars`. */
+export interface PromptVariant {
+  id: string;
+  template: string;
 }
 
 /** Expectations after loading: lists, compiled patterns, schemas ready to use. */
@@ -98,6 +125,10 @@ export interface Expectations {
   minScore?: number;
   toolCall?: ToolCallExpectation[];
   object?: Record<string, unknown>;
+  judge?: { rubric: string; minScore: number; chain?: string };
+  similar?: { to: string[]; minScore: number; chain?: string };
+  maxLatencyMs?: number;
+  maxCostUsd?: number;
 }
 
 /** A validated case, ready to run. It is itself a valid `CaseInput`, so normalising twice changes nothing. */
@@ -109,6 +140,8 @@ export interface EvalCase {
   toolChoice?: ToolChoice;
   responseFormat?: ResponseFormat;
   expect: Expectations;
+  weight: number;
+  vars?: Record<string, string>;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Expectations, ScoreContext, ScoreResult } from './case-types.js';
 import { parseJsonAnswer } from '../calls/parse-json-answer.js';
 
 /** The expectation types, in the order they are checked and reported. */
-export const EXPECTATION_NAMES = ['contains', 'notContains', 'regex', 'equals', 'json', 'schema', 'maxLength', 'toolCall', 'object', 'score'] as const;
+export const EXPECTATION_NAMES = ['contains', 'notContains', 'regex', 'equals', 'json', 'schema', 'maxLength', 'toolCall', 'object', 'score', 'maxLatencyMs', 'maxCostUsd', 'judge', 'similar'] as const;
 export type ExpectationName = (typeof EXPECTATION_NAMES)[number];
 
 /** One expectation checked against one answer; a failure carries a short reason. */
@@ -10,7 +10,7 @@ export interface ExpectationResult {
   name: ExpectationName;
   pass: boolean;
   reason?: string;
-  /** What a numeric scorer returned. */
+  /** What a numeric scorer, the judge or `similar` returned (0..1). */
   score?: number;
 }
 
@@ -46,6 +46,8 @@ function scoreVerdict(result: ScoreResult, minScore: number): ExpectationResult 
  * Checks an answer against every expectation a case sets, in `EXPECTATION_NAMES` order. Text
  * matching (`contains`, `notContains`) ignores case; `equals` compares trimmed text exactly;
  * `maxLength` counts characters of the trimmed answer. A scorer that throws fails its expectation.
+ * `maxLatencyMs` and `maxCostUsd` read the call's result. The model-graded `judge` and `similar`
+ * are checked apart, by src/eval/graders (they call the router).
  */
 export async function checkAnswer(answer: string, expect: Expectations, ctx: ScoreContext): Promise<ExpectationResult[]> {
   const results: ExpectationResult[] = [];
@@ -100,6 +102,13 @@ export async function checkAnswer(answer: string, expect: Expectations, ctx: Sco
     } catch (err) {
       results.push(verdict('score', false, `scorer threw: ${err instanceof Error ? err.message : String(err)}`.slice(0, 200)));
     }
+  }
+  if (expect.maxLatencyMs !== undefined) {
+    results.push(verdict('maxLatencyMs', ctx.result.latencyMs <= expect.maxLatencyMs, `${ctx.result.latencyMs} ms > ${expect.maxLatencyMs} ms`));
+  }
+  if (expect.maxCostUsd !== undefined) {
+    const cost = ctx.result.costUsd;
+    results.push(verdict('maxCostUsd', cost !== undefined && cost <= expect.maxCostUsd, cost === undefined ? 'cost unknown (no price for the target)' : `$${cost} > $${expect.maxCostUsd}`));
   }
   return results;
 }

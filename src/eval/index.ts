@@ -1,9 +1,14 @@
 export { runEval, EVAL_DEFAULTS } from './run-eval.js';
 export type { EvalOptions, EvalProgress } from './run-eval.js';
-export { loadCases, parseCasesJsonl } from './load-cases.js';
+export { loadCases, loadEvalFile, parseCasesJsonl } from './load-cases.js';
+export type { EvalFile } from './load-cases.js';
+export { judgeAnswer, JUDGE_SYSTEM_PROMPT } from './graders/judge.js';
+export type { JudgeInput, JudgeVerdict } from './graders/judge.js';
+export { GraderError, isGraderError } from './graders/grader-error.js';
+export { DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 export { parseCase, parseCases, CasesError } from './case-schema.js';
 export { defineCases } from './case-types.js';
-export type { CaseInput, CaseOptions, EvalCase, ExpectInput, Expectations, SchemaLike, Scorer, ScoreContext, ScoreResult } from './case-types.js';
+export type { CaseInput, CaseOptions, JudgeExpectation, PromptVariant, EvalCase, ExpectInput, Expectations, SchemaLike, Scorer, ScoreContext, ScoreResult } from './case-types.js';
 export { checkAnswer, EXPECTATION_NAMES } from './expectations.js';
 export type { ExpectationName, ExpectationResult } from './expectations.js';
 export { parseJsonAnswer } from '../calls/parse-json-answer.js';

@@ -19,7 +19,7 @@ export function parseMinPass(text: string): { rate: number } | { error: string }
   return { rate };
 }
 
-/** The report with `minPass` set: the keys of the targets whose pass rate is under `rate`. */
+/** The report with `minPass` set: the columns (target keys, without prompts) whose pass rate is under `rate`. */
 export function applyMinPass(report: EvalReport, rate: number): EvalReport {
-  return { ...report, minPass: { rate, below: report.targets.filter((t) => t.passRate < rate - 1e-12).map((t) => t.key) } };
+  return { ...report, minPass: { rate, below: report.targets.filter((t) => t.passRate < rate - 1e-12).map((t) => t.column ?? t.key) } };
 }

@@ -22,6 +22,12 @@ export interface RunRecord {
   target: string;
   /** 0-based repeat index. */
   repeat: number;
+  /** What is compared: the target's key, or `${target} · ${prompt}` when the run has prompts. */
+  column: string;
+  /** The prompt's id, when the run has prompts. */
+  prompt?: string;
+  /** The case's weight in the column's score. */
+  weight: number;
   /** True when the target answered (whether or not the answer passed). */
   ok: boolean;
   /** True when it answered and every expectation held. */
@@ -40,11 +46,21 @@ export interface RunRecord {
   error?: RunError;
   /** Time spent waiting for the target's capacity (a cooldown, a local budget) between calls. */
   capacityWaitMs?: number;
+  /** The answer came from the disk cache: no request was sent (`latencyMs` and `costUsd` are the original call's). */
+  cached?: true;
+  /** What the graders' calls (judge, embeddings) cost in this run, apart from `costUsd`; absent when none was priced. */
+  graderCostUsd?: number;
+  /** A grader gave no verdict: the run is neither passed nor failed, and counts in no pass rate. */
+  gradeError?: { expectation: string; message: string };
 }
 
-/** Everything measured about one target over every case and repeat. */
+/** Everything measured about one column (a target, or a target under a prompt) over every case and repeat. */
 export interface TargetSummary {
+  /** The target's `provider:model`. */
   key: string;
+  /** The column summarised: `key`, or `${key} · ${prompt}`. */
+  column: string;
+  prompt?: string;
   provider: string;
   model: string;
   runs: number;
@@ -53,8 +69,16 @@ export interface TargetSummary {
   failed: number;
   /** No answer: the call ended in an error. */
   errored: number;
-  /** passed / runs: errors count as not passed. */
+  /** passed / graded runs (runs minus gradeErrors): errors of the target count as not passed. */
   passRate: number;
+  /** Weighted mean of pass over graded runs, weights the cases' `weight`; 0 when no run was graded. */
+  score: number;
+  /** Runs a grader gave no verdict for (judge unreachable, malformed verdict): counted in no rate. */
+  gradeErrors: number;
+  /** Summed graders' cost (judge and embeddings), apart from `costUsd`; null when none was priced. */
+  graderCostUsd: number | null;
+  /** Runs answered from the disk cache. */
+  cachedRuns: number;
   /** Runs that failed each expectation. */
   failuresByExpectation: Partial<Record<ExpectationName, number>>;
   /** Errored runs by error kind. */
@@ -82,6 +106,8 @@ export type CellStatus = 'pass' | 'fail' | 'error' | 'mixed';
 /** One case on one target, over its repeats. */
 export interface CaseCell {
   target: string;
+  column: string;
+  prompt?: string;
   status: CellStatus;
   runs: number;
   passed: number;
@@ -97,10 +123,12 @@ export interface CaseCell {
 export interface CaseSummary {
   id: string;
   messages: Message[];
+  /** The case's weight in every column's score. */
+  weight: number;
   expectations: ExpectationName[];
-  /** In target order. */
+  /** In column order. */
   cells: CaseCell[];
-  /** True when the targets that answered do not all have the same status (pass, fail, mixed). */
+  /** True when the columns that answered do not all have the same status (pass, fail, mixed). */
   disagree: boolean;
   passing: string[];
   notPassing: string[];
@@ -112,17 +140,29 @@ export interface CaseSummary {
 
 /** The whole evaluation: what `--json` writes and the terminal and HTML reports render. */
 export interface EvalReport {
-  version: 1;
+  /** 2 since the graders, prompts and cache (issue 35); readers accept `version >= 1`. */
+  version: 2;
   chain: string;
   startedAt: string;
   durationMs: number;
   repeat: number;
   concurrency: number;
-  /** In chain order. */
+  /** One per column, in column order (chain order; under each target, its prompts in order). */
   targets: TargetSummary[];
+  /** The columns compared, in order. */
+  columns: string[];
+  prompts?: Array<{ id: string; template: string }>;
+  /** The default judge chain of the run, when it had one. */
+  judgeChain?: string;
+  /** The default embeddings chain of the run, when it had one. */
+  embedChain?: string;
+  /** Every run's `graderCostUsd` summed; null when none was priced. */
+  graderCostUsd: number | null;
+  /** The disk cache: where, and its lookups (answers, verdicts and embeddings) found and not. */
+  cache?: { dir: string; hits: number; misses: number };
   /** In cases-file order. */
   cases: CaseSummary[];
-  /** Ordered by case, then target, then repeat, whatever order they finished in. */
+  /** Ordered by case, then column, then repeat, whatever order they finished in. */
   runs: RunRecord[];
   /** Set when a minimum pass rate was asked for: the targets under it. */
   minPass?: { rate: number; below: string[] };

@@ -5,11 +5,15 @@ import { providerSecrets } from '../config/secret-fields.js';
 import { RouterError } from '../errors.js';
 import { secretRedactor } from '../observe/redact.js';
 import { createRouter, type Router, type RouterOptions } from '../router.js';
+import { DiskCache } from './cache/disk-cache.js';
 import { parseCases } from './case-schema.js';
-import type { CaseInput, EvalCase } from './case-types.js';
+import type { CaseInput, EvalCase, PromptVariant } from './case-types.js';
+import { EmbedMemo } from './graders/embed-memo.js';
+import { graderChains } from './graders/grader-chains.js';
+import { checkPrompts, columnOf } from './prompts.js';
 import { priceFor } from './cost.js';
 import { evalChainName, selectTargets, withEvalChains } from './eval-chains.js';
-import { withAnalysis } from './analyse.js';
+import { withAnalysis, type UnanalysedReport } from './analyse.js';
 import { runPool } from './pool.js';
 import type { EvalReport, RunRecord } from './report-types.js';
 import { runOnce, type RunJob } from './run-once.js';
@@ -23,6 +27,8 @@ export interface EvalProgress {
   passed: number;
   failed: number;
   errored: number;
+  /** Runs a grader gave no verdict for (neither passed nor failed); counted in none of the three above. */
+  gradeErrors?: number;
   last: RunRecord;
 }
 
@@ -47,6 +53,18 @@ export interface EvalOptions {
    * (cooling after a 429, its `limits` full) before the run is recorded as an error. @default 60000
    */
   capacityWaitMs?: number;
+  /** Prompt variants: every case runs under each (`{{var}}` filled from its `vars`), one column per target x prompt. */
+  prompts?: readonly PromptVariant[];
+  /** The judge chain, over the config's `eval.judgeChain` (a case's `expect.judge.chain` wins). @default 'judge' when declared */
+  judgeChain?: string;
+  /** The embeddings chain of `similar`, over `eval.embedChain` (a case's own `chain` wins). @default 'embed' (else 'embeddings') when declared */
+  embedChain?: string;
+  /**
+   * The disk cache of answers, judge verdicts and embeddings: a directory, or `false` for none.
+   * A re-run with nothing changed sends no request. The CLI's default is DEFAULT_CACHE_DIR
+   * (`.switchyard/eval-cache`); a library call writes nothing unless asked. @default false
+   */
+  cache?: string | false;
   /** Called after every run; an error it throws is ignored. */
   onProgress?: (progress: EvalProgress) => void;
   /** Stops starting calls and aborts the ones in flight; `runEval` then rejects with kind `aborted`. */
@@ -80,8 +98,10 @@ function prepare(options: EvalOptions, chain: string): { router: Router; targets
 
 /**
  * Runs every case against every target of a chain directly (no fall-through), `repeat` times, with at
- * most `concurrency` calls in flight, and summarises per target and per case. A failing target is
- * recorded, never fatal. The report's order is fixed (case, target, repeat) whatever finishes first.
+ * most `concurrency` calls in flight (under each of `prompts`, when given), and summarises per column
+ * (target x prompt) and per case. A failing target is recorded, never fatal; a failing grader is a
+ * run's `gradeError`. Answers, verdicts and embeddings are kept in the disk cache (`cache`). The
+ * report's order is fixed (case, column, repeat) whatever finishes first.
  * @example
  * const report = await runEval({ config, chain: 'default', cases: await loadCases('cases.jsonl') });
  */
@@ -93,21 +113,37 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   if (!(capacityWaitMs >= 0)) throw new RouterError('invalid_request', `capacityWaitMs must be 0 or more, got ${capacityWaitMs}`);
   const cases = parseCases(options.cases, (i) => `cases[${i}]`);
   const clock: Clock = options.routerOptions?.clock ?? systemClock;
+  const prompts = options.prompts && options.prompts.length > 0 ? options.prompts : undefined;
+  checkPrompts(prompts, cases);
   const { router, targets, owned } = prepare(options, chain);
+  let chains;
+  try {
+    chains = graderChains(cases, { judgeOption: options.judgeChain, embedOption: options.embedChain, config: router.config.eval, chains: router.config.chains });
+  } catch (err) {
+    if (owned) await router.close();
+    throw err;
+  }
+  const cache = typeof options.cache === 'string' ? new DiskCache(options.cache) : undefined;
+  const models = cases.some((c) => c.expect.judge || c.expect.similar)
+    ? { router, chains, embeds: new EmbedMemo(router, cache, options.signal), cache, signal: options.signal }
+    : undefined;
 
+  // Columns: each target, under each prompt in order.
+  const columns = targets.flatMap((target) => (prompts ?? [undefined]).map((prompt) => ({ target, prompt, column: columnOf(target.key, prompt) })));
   const jobs: RunJob[] = [];
-  // Interleaved so every target advances at the same pace and the progress bar is representative.
-  for (const evalCase of cases) for (let r = 0; r < repeat; r++) for (const target of targets) jobs.push({ evalCase, target, repeat: r });
+  // Interleaved so every column advances at the same pace and the progress bar is representative.
+  for (const evalCase of cases) for (let r = 0; r < repeat; r++) for (const { target, prompt } of columns) jobs.push(prompt ? { evalCase, target, repeat: r, prompt } : { evalCase, target, repeat: r });
   const prices = router.config.prices;
   const redact = secretRedactor(Object.values(router.config.providers).flatMap(providerSecrets));
   const startedAtMs = clock.now();
-  const tally = { done: 0, passed: 0, failed: 0, errored: 0 };
+  const tally = { done: 0, passed: 0, failed: 0, errored: 0, gradeErrors: 0 };
   let runs: RunRecord[];
   try {
     runs = await runPool(jobs, concurrency, async (job) => {
-      const run = await runOnce(job, { router, clock, price: priceFor(prices, job.target, router.config.providers), redact, signal: options.signal, capacityWaitMs });
+      const run = await runOnce(job, { router, clock, price: priceFor(prices, job.target, router.config.providers), redact, signal: options.signal, capacityWaitMs, cache, models });
       tally.done++;
-      if (run.pass) tally.passed++;
+      if (run.gradeError) tally.gradeErrors++;
+      else if (run.pass) tally.passed++;
       else if (run.ok) tally.failed++;
       else tally.errored++;
       try {
@@ -123,8 +159,8 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   if (options.signal?.aborted) throw new RouterError('aborted', `eval aborted after ${tally.done} of ${jobs.length} runs`, { cause: options.signal.reason });
 
   const caseIndex = new Map(cases.map((c, i) => [c.id, i]));
-  const targetIndex = new Map(targets.map((t, i) => [t.key, i]));
-  runs.sort((a, b) => caseIndex.get(a.caseId)! - caseIndex.get(b.caseId)! || targetIndex.get(a.target)! - targetIndex.get(b.target)! || a.repeat - b.repeat);
+  const columnIndex = new Map(columns.map((c, i) => [c.column, i]));
+  runs.sort((a, b) => caseIndex.get(a.caseId)! - caseIndex.get(b.caseId)! || columnIndex.get(a.column)! - columnIndex.get(b.column)! || a.repeat - b.repeat);
   const runsByCase = new Map<string, RunRecord[]>();
   for (const run of runs) {
     const list = runsByCase.get(run.caseId);
@@ -132,15 +168,24 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     else runsByCase.set(run.caseId, [run]);
   }
 
-  return withAnalysis({
-    version: 1,
+  const refs = columns.map((c) => Object.assign({ column: c.column, target: c.target.key }, c.prompt ? { prompt: c.prompt.id } : {}));
+  const graderCosts = runs.filter((r) => r.graderCostUsd !== undefined);
+  const report: UnanalysedReport = {
+    version: 2,
     chain,
     startedAt: new Date(startedAtMs).toISOString(),
     durationMs: clock.now() - startedAtMs,
     repeat,
     concurrency,
-    targets: targets.map((t) => summariseTarget(t, runs.filter((r) => r.target === t.key), repeat, priceFor(prices, t, router.config.providers))),
-    cases: cases.map((c) => summariseCase(c, targets.map((t) => t.key), runsByCase.get(c.id) ?? [])),
+    targets: columns.map((c, i) => summariseTarget(c.target, runs.filter((r) => r.column === c.column), repeat, priceFor(prices, c.target, router.config.providers), refs[i])),
+    columns: columns.map((c) => c.column),
+    graderCostUsd: graderCosts.length === 0 ? null : graderCosts.reduce((sum, r) => sum + r.graderCostUsd!, 0),
+    cases: cases.map((c) => summariseCase(c, refs, runsByCase.get(c.id) ?? [])),
     runs,
-  });
+  };
+  if (prompts) report.prompts = prompts.map((p) => ({ id: p.id, template: p.template }));
+  if (chains.judge !== undefined && cases.some((c) => c.expect.judge)) report.judgeChain = chains.judge;
+  if (chains.embed !== undefined && cases.some((c) => c.expect.similar)) report.embedChain = chains.embed;
+  if (cache) report.cache = { dir: cache.dir, hits: cache.hits, misses: cache.misses };
+  return withAnalysis(report);
 }

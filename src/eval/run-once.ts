@@ -3,16 +3,22 @@ import type { Target } from '../config/index.js';
 import { isRouterError } from '../errors.js';
 import type { Router } from '../router.js';
 import type { Attempt } from '../types.js';
-import type { EvalCase } from './case-types.js';
+import type { ChatResult, Message } from '../types.js';
+import { answerKey } from './cache/cache-keys.js';
+import type { DiskCache } from './cache/disk-cache.js';
+import type { EvalCase, PromptVariant } from './case-types.js';
 import { evalChainName } from './eval-chains.js';
 import { checkAnswer } from './expectations.js';
+import { gradeWithModels, type ModelGradeContext } from './graders/grade-models.js';
+import { caseMessages, columnOf } from './prompts.js';
 import type { Price, RunError, RunRecord } from './report-types.js';
 
-/** One unit of work: a case on a target, for one repeat. */
+/** One unit of work: a case on a target (under a prompt, when the run has prompts), for one repeat. */
 export interface RunJob {
   evalCase: EvalCase;
   target: Target;
   repeat: number;
+  prompt?: PromptVariant;
 }
 
 /** What `runOnce` needs besides the job. */
@@ -25,6 +31,10 @@ export interface RunContext {
   signal?: AbortSignal;
   /** The longest one run waits, in total, for its target's capacity to come back. */
   capacityWaitMs: number;
+  /** The disk cache of answers (and graders' verdicts); undefined with `--no-cache`. */
+  cache?: DiskCache;
+  /** For `judge` and `similar`; undefined when no case uses them. */
+  models?: ModelGradeContext;
 }
 
 const MAX_MESSAGE_CHARS = 300;
@@ -63,40 +73,63 @@ export function runError(err: unknown, redact: (text: string) => string): RunErr
   };
 }
 
+/** What the run keeps of an answer in the disk cache: the result without its attempts. */
+function stored(result: ChatResult): ChatResult {
+  return Object.assign({}, result, { attempts: [] });
+}
+
+/** Checks an answer (a fresh or a cached one) against the case's expectations, the graders' included. */
+async function graded(job: RunJob, messages: Message[], result: ChatResult, ctx: RunContext): Promise<Pick<RunRecord, 'pass' | 'checks' | 'gradeError' | 'graderCostUsd'>> {
+  const { evalCase, target } = job;
+  const checks = await checkAnswer(result.text, evalCase.expect, {
+    case: evalCase, target: { provider: target.provider, model: target.model, key: target.key }, result,
+  });
+  if (!ctx.models || (!evalCase.expect.judge && !evalCase.expect.similar)) return { pass: checks.every((c) => c.pass), checks };
+  const models = await gradeWithModels(evalCase, messages, answerText(result), ctx.models);
+  checks.push(...models.checks);
+  const graderCost = models.graderCostUsd !== null ? { graderCostUsd: models.graderCostUsd } : {};
+  if (models.gradeError) {
+    return Object.assign({ pass: false, checks, gradeError: { expectation: models.gradeError.expectation, message: ctx.redact(models.gradeError.message).slice(0, MAX_MESSAGE_CHARS) } }, graderCost);
+  }
+  return Object.assign({ pass: checks.every((c) => c.pass), checks }, graderCost);
+}
+
 /**
- * Sends one case to one target down its single-target eval chain and scores the answer. When the
- * target is only out of capacity for a while (cooling after a 429, a full local budget) the run
- * waits and asks again, up to `capacityWaitMs` in all. Never throws: a failed call is recorded as an
- * errored run, so one broken target cannot abort an eval.
+ * Sends one case to one target down its single-target eval chain and scores the answer. An answer
+ * in the disk cache is scored without a request (`cached: true`, `requests: 0`, the latency and cost
+ * of the call that got it); a fresh answer is stored there, an error never is. When the target is
+ * only out of capacity for a while (cooling after a 429, a full local budget) the run waits and asks
+ * again, up to `capacityWaitMs` in all. Never throws: a failed call is recorded as an errored run,
+ * so one broken target cannot abort an eval; a grader that fails is recorded as `gradeError`.
  */
 export async function runOnce(job: RunJob, ctx: RunContext): Promise<RunRecord> {
-  const { evalCase, target, repeat } = job;
-  const base = { caseId: evalCase.id, target: target.key, repeat };
+  const { evalCase, target, repeat, prompt } = job;
+  const base: Pick<RunRecord, 'caseId' | 'target' | 'repeat' | 'column' | 'weight' | 'prompt'> = { caseId: evalCase.id, target: target.key, repeat, column: columnOf(target.key, prompt), weight: evalCase.weight };
+  if (prompt) base.prompt = prompt.id;
+  const messages = caseMessages(evalCase, prompt);
+  const key = ctx.cache ? answerKey(target, evalCase, messages, prompt?.id, repeat) : undefined;
+  const hit = ctx.cache ? await ctx.cache.get<ChatResult>(key) : undefined;
+  if (hit) {
+    return Object.assign({}, base, {
+      ok: true, text: answerText(hit), finishReason: hit.finishReason, usage: hit.usage,
+      costUsd: ctx.price ? (hit.costUsd ?? null) : null, latencyMs: hit.latencyMs, requests: 0, cached: true as const,
+    }, await graded(job, messages, hit, ctx));
+  }
   let waitedMs = 0;
   let sentBefore = 0;
   for (;;) {
     const startedAtMs = ctx.clock.now();
+    let result: ChatResult;
     try {
-      const result = await ctx.router.chat({
+      result = await ctx.router.chat({
         chain: evalChainName(target),
-        messages: evalCase.messages,
+        messages,
         ...evalCase.options,
         ...(evalCase.tools ? { tools: evalCase.tools } : {}),
         ...(evalCase.toolChoice ? { toolChoice: evalCase.toolChoice } : {}),
         ...(evalCase.responseFormat ? { responseFormat: evalCase.responseFormat } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
-      const checks = await checkAnswer(result.text, evalCase.expect, {
-        case: evalCase, target: { provider: target.provider, model: target.model, key: target.key }, result,
-      });
-      return {
-        ...base, ok: true, pass: checks.every((c) => c.pass),
-        text: answerText(result), finishReason: result.finishReason, usage: result.usage,
-        // The router prices every answered attempt from the one table (src/spend/prices.ts).
-        costUsd: ctx.price ? (result.costUsd ?? null) : null,
-        latencyMs: result.latencyMs, requests: sentBefore + requestsSent(result.attempts), checks,
-        ...(waitedMs > 0 ? { capacityWaitMs: waitedMs } : {}),
-      };
     } catch (err) {
       // Within the target's budgets: a run waits for capacity that is coming back, instead of
       // reporting the eval's own pace as the target's failure.
@@ -111,13 +144,20 @@ export async function runOnce(job: RunJob, ctx: RunContext): Promise<RunRecord> 
           // Aborted while waiting: recorded below with the error that made it wait.
         }
       }
-      return {
-        ...base, ok: false, pass: false,
+      return Object.assign({}, base, {
+        ok: false, pass: false,
         latencyMs: ctx.clock.now() - startedAtMs,
         requests: sentBefore + requestsSent(isRouterError(err) ? err.attempts : undefined),
         checks: [], error: runError(err, ctx.redact),
-        ...(waitedMs > 0 ? { capacityWaitMs: waitedMs } : {}),
-      };
+      }, waitedMs > 0 ? { capacityWaitMs: waitedMs } : {});
     }
+    if (ctx.cache) await ctx.cache.put(key, stored(result));
+    return Object.assign({}, base, {
+      ok: true,
+      text: answerText(result), finishReason: result.finishReason, usage: result.usage,
+      // The router prices every answered attempt from the one table (src/spend/prices.ts).
+      costUsd: ctx.price ? (result.costUsd ?? null) : null,
+      latencyMs: result.latencyMs, requests: sentBefore + requestsSent(result.attempts),
+    }, waitedMs > 0 ? { capacityWaitMs: waitedMs } : {}, await graded(job, messages, result, ctx));
   }
 }

@@ -26,15 +26,22 @@ function byCase(runs: readonly RunRecord[]): RunRecord[][] {
 }
 
 /**
- * Summarises one target's runs. Pass rate counts errors as not passed; latency percentiles cover
+ * Summarises one column's runs (a target's, or a target's under one prompt). Pass rate and score
+ * count the target's errors as not passed and leave out runs a grader gave no verdict for; score
+ * weighs each run by its case's weight; latency percentiles cover
  * answered runs, and token and cost sums the answered runs whose usage is known (the others are
  * counted in `usageUnknown`, so the sums read as lower bounds). Stability (with `repeat` > 1): for each case with at
  * least two answered repeats, the share of those answers equal (normalised) to the most common one,
  * averaged over such cases; null when there are none. Errors are counted by `errorKinds`, not here.
  */
-export function summariseTarget(target: Pick<Target, 'key' | 'provider' | 'model'>, runs: readonly RunRecord[], repeat: number, price: Price | undefined): TargetSummary {
+export function summariseTarget(target: Pick<Target, 'key' | 'provider' | 'model'>, runs: readonly RunRecord[], repeat: number, price: Price | undefined, column: { column: string; prompt?: string } = { column: target.key }): TargetSummary {
   const answered = runs.filter((r) => r.ok);
   const passed = runs.filter((r) => r.pass).length;
+  // A run a grader gave no verdict for is neither passed nor failed: it is left out of every rate.
+  const graded = runs.filter((r) => !r.gradeError);
+  const weights = graded.reduce((sum, r) => sum + (r.weight ?? 1), 0);
+  const weightedPass = graded.reduce((sum, r) => sum + (r.pass ? (r.weight ?? 1) : 0), 0);
+  const graderCosts = runs.filter((r) => r.graderCostUsd !== undefined);
   const failureCounts: Partial<Record<ExpectationName, number>> = {};
   const errorKinds: Partial<Record<string, number>> = {};
   for (const run of runs) {
@@ -52,15 +59,20 @@ export function summariseTarget(target: Pick<Target, 'key' | 'provider' | 'model
   }
   const cases = byCase(runs);
   return {
-    key: target.key, provider: target.provider, model: target.model,
-    runs: runs.length, passed, failed: answered.length - passed, errored: runs.length - answered.length,
-    passRate: runs.length === 0 ? 0 : passed / runs.length,
+    key: target.key, column: column.column, ...(column.prompt !== undefined ? { prompt: column.prompt } : {}),
+    provider: target.provider, model: target.model,
+    runs: runs.length, passed, failed: answered.length - passed - (runs.length - graded.length), errored: runs.length - answered.length,
+    passRate: graded.length === 0 ? 0 : passed / graded.length,
+    score: weights === 0 ? 0 : weightedPass / weights,
+    gradeErrors: runs.length - graded.length,
+    graderCostUsd: graderCosts.length === 0 ? null : graderCosts.reduce((sum, r) => sum + r.graderCostUsd!, 0),
+    cachedRuns: runs.filter((r) => r.cached).length,
     failuresByExpectation, errorKinds,
     latencyMs: latencies.length === 0 ? null : { p50: percentile(latencies, 50), p95: percentile(latencies, 95) },
     tokens, usageUnknown: answered.filter((r) => !r.usage).length,
     costUsd: price ? answered.reduce((sum, r) => sum + (r.costUsd ?? 0), 0) : null,
     price: price ?? null,
     stability: repeat > 1 ? answerStability(cases) : null,
-    flakyCases: repeat > 1 ? cases.filter((c) => new Set(c.map((r) => r.pass)).size > 1).length : null,
+    flakyCases: repeat > 1 ? cases.filter((c) => new Set(c.filter((r) => !r.gradeError).map((r) => r.pass)).size > 1).length : null,
   };
 }

@@ -21,6 +21,19 @@ function verdicts(c: CaseSummary): string {
   return parts.join(' · ');
 }
 
+/** The graders' and the cache's lines: runs no grader could grade, what grading cost, cache hits. */
+function graderLines(report: EvalReport): string[] {
+  const lines: string[] = [];
+  const ungraded = report.targets.filter((t) => (t.gradeErrors ?? 0) > 0);
+  if (ungraded.length > 0) lines.push('', `Not graded (a grader failed; counted in no rate): ${ungraded.map((t) => `${t.column ?? t.key} ×${t.gradeErrors}`).join(', ')}`);
+  if (report.judgeChain !== undefined || report.embedChain !== undefined) {
+    const chains = [report.judgeChain !== undefined ? `judge "${report.judgeChain}"` : '', report.embedChain !== undefined ? `embeddings "${report.embedChain}"` : ''].filter(Boolean).join(', ');
+    lines.push('', `Graders: ${chains}; their cost, apart from the targets': ${formatUsd(report.graderCostUsd ?? null)}`);
+  }
+  if (report.cache) lines.push('', `Cache ${report.cache.dir}: ${report.cache.hits} hits, ${report.cache.misses} misses`);
+  return lines;
+}
+
 /** The end-of-run report for a terminal: one row per target, then failures, agreement (and outages), min-pass. */
 export function renderTerminalReport(report: EvalReport): string {
   const runs = report.runs.length;
@@ -34,9 +47,9 @@ export function renderTerminalReport(report: EvalReport): string {
   header.push('95% interval');
   const rows = [header];
   for (const t of report.targets) {
-    const below = report.minPass?.below.includes(t.key) ? ' ✗' : '';
+    const below = report.minPass?.below.includes(t.column ?? t.key) ? ' ✗' : '';
     const row = [
-      t.key, `${t.passed}/${t.runs}`, `${formatRate(t.passRate)}${below}`, formatCounts(t.errorKinds),
+      t.column ?? t.key, `${t.passed}/${t.runs}`, `${formatRate(t.passRate)}${below}`, formatCounts(t.errorKinds),
       formatMs(t.latencyMs?.p50), formatMs(t.latencyMs?.p95),
       atLeast(formatCount(t.tokens.input), t.usageUnknown), atLeast(formatCount(t.tokens.output), t.usageUnknown), atLeast(formatUsd(t.costUsd), t.usageUnknown),
     ];
@@ -49,8 +62,9 @@ export function renderTerminalReport(report: EvalReport): string {
   const failing = report.targets.filter((t) => Object.keys(t.failuresByExpectation).length > 0);
   if (failing.length > 0) {
     out.push('', 'Failed expectations (runs):');
-    out.push(...table(failing.map((t) => [`  ${t.key}`, formatCounts(t.failuresByExpectation)]), 'll'));
+    out.push(...table(failing.map((t) => [`  ${t.column ?? t.key}`, formatCounts(t.failuresByExpectation)]), 'll'));
   }
+  out.push(...graderLines(report));
 
   const split = report.cases.filter((c) => c.disagree);
   const { headline, outages } = agreement(report);
@@ -63,7 +77,7 @@ export function renderTerminalReport(report: EvalReport): string {
 
   if (report.minPass) {
     const { rate, below } = report.minPass;
-    const byKey = new Map(report.targets.map((t) => [t.key, t]));
+    const byKey = new Map(report.targets.map((t) => [t.column ?? t.key, t]));
     out.push('', below.length === 0
       ? `min-pass ${formatRate(rate)}: every target passes.`
       : `min-pass ${formatRate(rate)}: under it: ${below.map((k) => `${k} (${formatRate(byKey.get(k)!.passRate)})`).join(', ')}`);

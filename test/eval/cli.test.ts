@@ -7,7 +7,8 @@ import type { CliIO } from '../../src/cli/command.js';
 import type { EvalReport } from '../../src/eval/report-types.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const EXAMPLE = ['--config', 'examples/eval/eval.config.ts', '--chain', 'support'];
+// --no-cache: these runs measure the example afresh, and write nothing under the repository.
+const EXAMPLE = ['--config', 'examples/eval/eval.config.ts', '--chain', 'support', '--no-cache'];
 
 function capture(isTTY = false): CliIO & { out: () => string; err: () => string } {
   let out = '';
@@ -91,9 +92,40 @@ describe('switchyard eval', () => {
     expect(err).toContain('broken.jsonl:2: expect.regex: Invalid regular expression');
   });
 
+  it('runs a .json file of prompts and cases, and answers a second run from --cache DIR without a request', async () => {
+    const file = join(dir, 'prompts.json');
+    writeFileSync(file, JSON.stringify({
+      prompts: [{ id: 'short', template: 'Capital of {{country}}?' }, { id: 'long', template: 'Please name the capital of {{country}}.' }],
+      cases: [{ id: 'fr', vars: { country: 'France' } }, { id: 'jp', vars: { country: 'Japan' }, weight: 2 }],
+    }));
+    const cache = join(dir, 'cache');
+    const args = ['--config', 'examples/eval/eval.config.ts', '--chain', 'support', '--targets', 'steady', '--cases', file, '--cache', cache];
+    const reports: EvalReport[] = [];
+    for (const run of [1, 2]) {
+      const json = join(dir, `cached-${run}.json`);
+      const { code, out } = await evalCli([...args, '--json', json]);
+      expect(code).toBe(0);
+      expect(out).toMatch(/steady:gpt-4o-mini · short\s+2\/2/);
+      reports.push(JSON.parse(readFileSync(json, 'utf8')) as EvalReport);
+    }
+    const [first, second] = reports as [EvalReport, EvalReport];
+    expect(first.version).toBe(2);
+    expect(first.columns).toEqual(['steady:gpt-4o-mini · short', 'steady:gpt-4o-mini · long']);
+    expect(first.runs.map((r) => r.requests)).toEqual([1, 1, 1, 1]);
+    expect(first.cache).toEqual({ dir: cache, hits: 0, misses: 4 });
+    expect(second.runs.map((r) => [r.requests, r.cached])).toEqual([[0, true], [0, true], [0, true], [0, true]]);
+    expect(second.cache).toEqual({ dir: cache, hits: 4, misses: 0 });
+  });
+
+  it('exits 2 for --cache with --no-cache', async () => {
+    const { code, err } = await evalCli(['--config', 'examples/eval/eval.config.ts', '--chain', 'support', '--cases', 'examples/eval/cases.jsonl', '--cache', join(dir, 'c'), '--no-cache']);
+    expect(code).toBe(2);
+    expect(err).toContain('give --cache DIR or --no-cache, not both');
+  });
+
   it('prints its options with --help', async () => {
     const { code, out } = await evalCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--chain', '--cases', '--targets', '--repeat', '--concurrency', '--json', '--html', '--min-pass']) expect(out).toContain(flag);
+    for (const flag of ['--chain', '--cases', '--targets', '--repeat', '--concurrency', '--json', '--html', '--min-pass', '--judge-chain', '--embed-chain', '--cache', '--no-cache']) expect(out).toContain(flag);
   });
 });

@@ -16,7 +16,7 @@ export function answered(caseId: string, target: string, text: string, more: Par
   const checks: ExpectationResult[] = (more.failed ?? []).map((name) => ({ name, pass: false, reason: `${name} failed` }));
   const { failed: _failed, ...rest } = more;
   return {
-    caseId, target, repeat: 0, ok: true, pass: checks.length === 0, text,
+    caseId, target, column: target, weight: 1, repeat: 0, ok: true, pass: checks.length === 0, text,
     finishReason: 'stop', usage: { inputTokens: 100, outputTokens: 20 }, costUsd: null,
     latencyMs: 10, requests: 1, checks, ...rest,
   };
@@ -24,7 +24,7 @@ export function answered(caseId: string, target: string, text: string, more: Par
 
 /** A run that ended in an error of `kind`. */
 export function errored(caseId: string, target: string, kind: 'quota_exhausted' | 'server' | 'timeout' | 'auth', more: Partial<RunRecord> = {}): RunRecord {
-  return { caseId, target, repeat: 0, ok: false, pass: false, latencyMs: 3, requests: 1, checks: [], error: { kind, message: `${kind}!` }, ...more };
+  return { caseId, target, column: target, weight: 1, repeat: 0, ok: false, pass: false, latencyMs: 3, requests: 1, checks: [], error: { kind, message: `${kind}!` }, ...more };
 }
 
 export const PRICE: Price = { inputPerMTok: 2, outputPerMTok: 10 };

@@ -25,8 +25,8 @@ describe('what a side-by-side cell says about its runs', () => {
 
   it('shows the first answer equal to the most common one, raw, and none when nothing answered', () => {
     const runs = [answered('c', 't', 'a'), answered('c', 't', '  b\n', { repeat: 1 }), answered('c', 't', 'b', { repeat: 2 })];
-    expect(shownRun({ target: 't', status: 'pass', runs: 3, passed: 3, answer: 'b', failures: [], errorKinds: [] }, runs)?.text).toBe('  b\n');
-    expect(shownRun({ target: 't', status: 'error', runs: 1, passed: 0, failures: [], errorKinds: ['server'] }, [errored('c', 't', 'server')])).toBeUndefined();
+    expect(shownRun({ target: 't', column: 't', status: 'pass', runs: 3, passed: 3, answer: 'b', failures: [], errorKinds: [] }, runs)?.text).toBe('  b\n');
+    expect(shownRun({ target: 't', column: 't', status: 'error', runs: 1, passed: 0, failures: [], errorKinds: ['server'] }, [errored('c', 't', 'server')])).toBeUndefined();
   });
 
   it('reports the median latency of answers, the mean cost per answer (unknown if any is), grader cost and cache hits', () => {

@@ -19,7 +19,7 @@ let page: Page;
 const requested: string[] = [];
 const errors: string[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'switchyard-eval-viewer-'));
-const files = { v2: join(dir, 'v2.html'), v1: join(dir, 'v1.html'), large: join(dir, 'large.html') };
+const files = { v2: join(dir, 'v2.html'), plain: join(dir, 'plain.html'), large: join(dir, 'large.html') };
 
 /** The visible rows' case ids. */
 const shownCases = () => page.$$eval('tr.case-row', (rows) => rows.filter((r) => !(r as any).hidden).map((r) => r.querySelector('td.cell')?.getAttribute('data-case')));
@@ -32,7 +32,7 @@ beforeAll(async () => {
     throw new Error(`Chromium not found at ${CHROMIUM}: the eval viewer's browser test needs it (apt-get install chromium, as .ci/run does, or set CHROMIUM_PATH)`);
   }
   writeFileSync(files.v2, renderHtmlReport((await viewerReport()).report));
-  writeFileSync(files.v1, renderHtmlReport(await fixtureReport(2)));
+  writeFileSync(files.plain, renderHtmlReport(await fixtureReport(2)));
   writeFileSync(files.large, renderHtmlReport(await largeReport(LARGE_CASES)));
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -185,11 +185,12 @@ describe('the eval viewer, side by side, in a headless browser', () => {
     expect(errors).toEqual([]);
   });
 
-  it('renders a version 1 report: no baseline filters, no comparisons, the filters that apply still work', async () => {
-    await open(files.v1);
+  it('renders a plain run (no baseline, no suggestion, no graders, no cache): no baseline filters, the filters that apply still work', async () => {
+    await open(files.plain);
     expect(await page.locator('input[name="filter"][value="regressions"]').isDisabled()).toBe(true);
     expect(await page.locator('input[name="filter"][value="fixes"]').isDisabled()).toBe(true);
-    expect(await page.locator('#comparisons, #baseline, #suggestion, #meta-extras').count()).toBe(0);
+    expect(await page.locator('#baseline, #suggestion, #meta-extras').count()).toBe(0);
+    expect(await page.locator('#comparisons li').count()).toBe(3);
     expect(await page.$$eval('table.sxs thead th[data-column]', (ths) => ths.map((th) => th.getAttribute('data-column')))).toEqual(['good:g-1', 'evil:e-1', 'down:d-1']);
     await filter('disagreements');
     expect(await shownCases()).toEqual(['plain', HOSTILE_ID, 'json']);

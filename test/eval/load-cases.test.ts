@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CasesError, parseCases } from '../../src/eval/case-schema.js';
-import { loadCases, parseCasesJsonl } from '../../src/eval/load-cases.js';
+import { loadCases, loadEvalFile, parseCasesJsonl } from '../../src/eval/load-cases.js';
 
 function problemsOf(fn: () => unknown): string[] {
   try {
@@ -79,6 +79,21 @@ describe('loadCases', () => {
     const file = join(dir, 'bad.ts');
     writeFileSync(file, "export default [{ id: 'ok', prompt: 'x', expect: { regex: /x/i } }, { id: 'broken', prompt: 'y', expect: { minScore: 0.5 } }];\n");
     await expect(loadCases(file)).rejects.toThrow('bad.ts[1] (id "broken"): expect.minScore: only with score');
+  });
+
+  it('loads prompts with the cases from a .json file or a module, and refuses prompts of another shape', async () => {
+    const prompts = [{ id: 'p', template: 'Hi {{name}}' }];
+    writeFileSync(join(dir, 'prompted.json'), JSON.stringify({ prompts, cases: [{ id: 'a', vars: { name: 'Ada' }, weight: 2 }] }));
+    writeFileSync(join(dir, 'prompted.mjs'), `export default ${JSON.stringify({ prompts, cases: [{ id: 'b', vars: { name: 'Bo' } }] })};`);
+    writeFileSync(join(dir, 'bad-prompts.json'), JSON.stringify({ prompts: [{ id: 'p' }], cases: [{ id: 'a', prompt: 'x' }] }));
+    const json = await loadEvalFile('prompted.json', dir);
+    expect(json.prompts).toEqual(prompts);
+    expect(json.cases.map((c) => [c.id, c.vars, c.weight, c.messages])).toEqual([['a', { name: 'Ada' }, 2, []]]);
+    expect((await loadEvalFile('prompted.mjs', dir)).prompts).toEqual(prompts);
+    expect((await loadCases('prompted.mjs', dir)).map((c) => c.id)).toEqual(['b']);
+    await expect(loadEvalFile('bad-prompts.json', dir)).rejects.toThrow('prompts must be an array of { id, template } (strings)');
+    writeFileSync(join(dir, 'bare.json'), JSON.stringify([{ id: 'a', prompt: 'x' }]));
+    expect(await loadEvalFile('bare.json', dir)).not.toHaveProperty('prompts');
   });
 
   it('loads a .json array and refuses a .json object', async () => {

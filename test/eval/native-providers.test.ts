@@ -58,7 +58,7 @@ describe('switchyard eval across every native provider', () => {
   it('runs the example cases on OpenAI, Anthropic, Gemini and Bedrock targets of one chain: every run answered, and only a thinking model short of tokens fails one', { timeout: 60_000 }, async () => {
     const json = join(dir, 'report.json');
     const cli = io();
-    const code = await main(['eval', '--config', writeConfig(), '--chain', 'native', '--cases', 'examples/eval/cases.jsonl', '--json', json], cli);
+    const code = await main(['eval', '--config', writeConfig(), '--chain', 'native', '--cases', 'examples/eval/cases.jsonl', '--json', json, '--no-cache'], cli);
     expect(cli.err()).not.toContain('switchyard:');
     const report = JSON.parse(readFileSync(json, 'utf8')) as EvalReport;
     const cases = readFileSync(join(ROOT, 'examples/eval/cases.jsonl'), 'utf8').split('\n').filter((l) => l.trim().startsWith('{')).length;
@@ -82,7 +82,7 @@ describe('switchyard eval across every native provider', () => {
   it('a Gemini 2.5 target at reasoning effort minimal (thinking off) answers the capital case within its 20 tokens', { timeout: 60_000 }, async () => {
     const json = join(dir, 'report-no-thinking.json');
     const cli = io();
-    const code = await main(['eval', '--config', writeConfig(), '--chain', 'native', '--targets', 'google:gemini-2.5-flash', '--cases', join(dir, 'capital.jsonl'), '--json', json], cli);
+    const code = await main(['eval', '--config', writeConfig(), '--chain', 'native', '--targets', 'google:gemini-2.5-flash', '--cases', join(dir, 'capital.jsonl'), '--json', json, '--no-cache'], cli);
     expect(cli.err()).not.toContain('switchyard:');
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(json, 'utf8')) as EvalReport;

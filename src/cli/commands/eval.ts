@@ -6,7 +6,9 @@ import { isRouterError } from '../../errors.js';
 import { CasesError } from '../../eval/case-schema.js';
 import type { EvalCase } from '../../eval/case-types.js';
 import { renderHtmlReport } from '../../eval/html/html-report.js';
-import { loadCases } from '../../eval/load-cases.js';
+import { DEFAULT_CACHE_DIR } from '../../eval/cache/disk-cache.js';
+import type { PromptVariant } from '../../eval/case-types.js';
+import { loadEvalFile } from '../../eval/load-cases.js';
 import { applyMinPass, parseMinPass } from '../../eval/min-pass.js';
 import { progressReporter } from '../../eval/progress.js';
 import { EVAL_DEFAULTS, runEval } from '../../eval/run-eval.js';
@@ -40,6 +42,10 @@ Options:
   --fail-on-regression  with --baseline: exit 1 when any case regressed, naming each
   --md OUT            write a short Markdown summary (for a pull-request comment)
   --suggest           propose a chain order from score, cost and latency, as a chains.<name> snippet
+  --judge-chain NAME  the chain that grades expect.judge (over eval.judgeChain; default: chain "judge")
+  --embed-chain NAME  the embeddings chain of expect.similar (over eval.embedChain; default: "embed")
+  --cache DIR         keep answers, judge verdicts and embeddings on disk (default: ${DEFAULT_CACHE_DIR})
+  --no-cache          send every request again and store nothing
   --log-level LEVEL   router log lines on stderr (default: silent; the report records every failure)
 
 Exit codes: 0 when every target is at or above --min-pass (or none was given), 1 when one is under
@@ -64,6 +70,7 @@ function parse(argv: string[]) {
         repeat: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' }, html: { type: 'string' },
         'min-pass': { type: 'string' }, 'log-level': { type: 'string' },
         baseline: { type: 'string' }, 'fail-on-regression': { type: 'boolean' }, md: { type: 'string' }, suggest: { type: 'boolean' },
+        'judge-chain': { type: 'string' }, 'embed-chain': { type: 'string' }, cache: { type: 'string' }, 'no-cache': { type: 'boolean' },
       },
     }).values;
   } catch (err) {
@@ -95,9 +102,12 @@ export const command: CliCommand = {
     if (values['fail-on-regression'] && !values.baseline) throw new UsageError('--fail-on-regression needs --baseline OLD.json');
     const baselineRuns = values.baseline ? await readBaselineRuns(io, values.baseline) : undefined;
 
+    if (values.cache !== undefined && values['no-cache']) throw new UsageError('give --cache DIR or --no-cache, not both');
+    const cache = values['no-cache'] ? false : resolve(io.cwd, values.cache ?? DEFAULT_CACHE_DIR);
     let cases: EvalCase[];
+    let prompts: PromptVariant[] | undefined;
     try {
-      cases = await loadCases(values.cases, io.cwd);
+      ({ cases, prompts } = await loadEvalFile(values.cases, io.cwd));
     } catch (err) {
       if (err instanceof CasesError) throw new UsageError(err.message);
       throw err;
@@ -113,6 +123,10 @@ export const command: CliCommand = {
       report = await runEval({
         config, chain: values.chain ?? EVAL_DEFAULTS.chain, cases, repeat, concurrency,
         ...(targets && targets.length > 0 ? { targets } : {}),
+        ...(prompts ? { prompts } : {}),
+        ...(values['judge-chain'] ? { judgeChain: values['judge-chain'] } : {}),
+        ...(values['embed-chain'] ? { embedChain: values['embed-chain'] } : {}),
+        cache,
         onProgress: (p) => progress.update(p),
         routerOptions: { logger, env: io.env },
       });

@@ -97,7 +97,7 @@ function agreementNote(report: EvalReport): string {
  * report renders without them.
  */
 export function renderHtmlReport(input: EvalReport): string {
-  const report = input as unknown as ViewReport;
+  const report: ViewReport = input;
   const repeat = report.repeat > 1 ? ` × ${report.repeat} repeats` : '';
   const title = `Switchyard eval: chain "${report.chain}"`;
   const view = sideBySide(report);

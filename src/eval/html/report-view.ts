@@ -1,69 +1,12 @@
 import type { CaseCell, CaseSummary, EvalReport, RunRecord, TargetSummary } from '../report-types.js';
 
-/**
- * What the viewer reads of a report: today's fields plus the ones issue 35 adds (see
- * /work/briefs/eval-contract.md), all optional here, so a version 1 report renders as it is and a
- * version 2 one shows its columns, intervals, comparisons, baseline and grader verdicts.
- */
-export interface ViewRun extends RunRecord {
-  column?: string;
-  prompt?: string;
-  weight?: number;
-  cached?: true;
-  graderCostUsd?: number;
-  gradeError?: { expectation: string; message: string };
-}
-
-export interface ViewTarget extends TargetSummary {
-  column?: string;
-  prompt?: string;
-  score?: number;
-  gradeErrors?: number;
-  graderCostUsd?: number | null;
-  cachedRuns?: number;
-  passInterval?: [number, number];
-}
-
-export interface ViewCell extends CaseCell {
-  column?: string;
-  prompt?: string;
-}
-
-export interface ViewCase extends Omit<CaseSummary, 'cells'> {
-  cells: ViewCell[];
-  weight?: number;
-  variance?: number;
-}
-
-export interface Comparison {
-  a: string;
-  b: string;
-  n: number;
-  diff: number;
-  interval: [number, number];
-  method: string;
-  shown: boolean;
-  text: string;
-}
-
+/** What the viewer reads: the report itself (named here so the viewer's files say what they show). */
+export type ViewRun = RunRecord;
+export type ViewTarget = TargetSummary;
+export type ViewCell = CaseCell;
+export type ViewCase = CaseSummary;
+export type ViewReport = EvalReport;
 export interface CaseColumn { caseId: string; column: string }
-
-export interface ViewReport extends Omit<EvalReport, 'version' | 'targets' | 'cases' | 'runs'> {
-  version: number;
-  targets: ViewTarget[];
-  cases: ViewCase[];
-  runs: ViewRun[];
-  columns?: string[];
-  prompts?: Array<{ id: string; template: string }>;
-  judgeChain?: string;
-  embedChain?: string;
-  graderCostUsd?: number | null;
-  cache?: { dir: string; hits: number; misses: number };
-  comparisons?: Comparison[];
-  power?: { pointsDetectable: number; casesNeeded: number };
-  baseline?: { file: string; regressions: CaseColumn[]; fixes: CaseColumn[]; missing?: unknown };
-  suggestion?: { chain: string; order: Array<{ column: string; reason: string }>; pareto: string[]; snippet: string };
-}
 
 /** The thing a summary, cell or run is compared as: its column, or its target in a version 1 report. */
 export const columnOfTarget = (t: ViewTarget): string => t.column ?? t.key;

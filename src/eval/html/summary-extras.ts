@@ -7,7 +7,7 @@ export function metaExtras(report: ViewReport): string {
   const parts: string[] = [];
   if (report.judgeChain) parts.push(`judge chain "${report.judgeChain}"`);
   if (report.embedChain) parts.push(`embeddings chain "${report.embedChain}"`);
-  if (report.graderCostUsd !== undefined) parts.push(`grader cost ${formatUsd(report.graderCostUsd)} (apart from the targets')`);
+  if (report.graderCostUsd != null) parts.push(`grader cost ${formatUsd(report.graderCostUsd)} (apart from the targets')`);
   if (report.cache) parts.push(`cache ${report.cache.dir}: ${report.cache.hits} hits, ${report.cache.misses} misses`);
   return parts.length > 0 ? `<p class="meta" id="meta-extras">${escapeHtml(parts.join(' · '))}</p>` : '';
 }
@@ -16,7 +16,7 @@ export function metaExtras(report: ViewReport): string {
 export function baselineBanner(report: ViewReport): string {
   const b = report.baseline;
   if (!b) return '';
-  const list = (pairs: typeof b.regressions) => pairs.map((p) => `${p.caseId} (${p.column})`).join(', ');
+  const list = (pairs: ReadonlyArray<{ caseId: string; column: string }>) => pairs.map((p) => `${p.caseId} (${p.column})`).join(', ');
   const missing = Array.isArray(b.missing) && b.missing.length > 0 ? ` ${b.missing.length} baseline cases are not in this run.` : '';
   const text = b.regressions.length === 0
     ? `No regression against the baseline ${b.file}.`
