@@ -60,6 +60,7 @@ export const DEFAULTS = Object.freeze({
   }),
   pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' }),
   hedge: Object.freeze({ maxExtraPercent: 5 }),
+  shadow: Object.freeze({ maxInFlight: 4 }),
   tenant: Object.freeze({ share: 1 }),
   /** Spend budgets (`tenants.<name>.spend`, `gateway.keys[].spend`): no alerts, the whole remainder while Redis is down. */
   spend: Object.freeze({ alertAt: Object.freeze([]) as readonly number[], localShare: 1 }),

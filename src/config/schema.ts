@@ -307,12 +307,30 @@ export const hedgeSchema = z.object({
 }).strict().refine((h) => h.afterMs !== undefined || h.percentile !== undefined, { message: 'a hedge needs afterMs, percentile or both' });
 
 /**
- * One chain: its steps, tried in order, or `{ steps, hedge }`. A step is `'provider:model'` (split at the first colon:
+ * Shadow traffic (docs/routing.md, "Shadow traffic"): a sampled share of the chain's successful calls
+ * is sent again to each candidate target after the caller's answer is complete, and the candidate's
+ * answer is scored against the real one (a `shadow` event). Never on the caller's time, slot or budget.
+ */
+export const shadowSchema = z.object({
+  /** The candidate targets, `'provider:model'`: each gets the sampled calls on a chain of its own (no fall-through). */
+  targets: z.array(targetString).min(1, { message: 'a shadow needs at least one target' }),
+  /** The share of the chain's successful calls copied, in percent (0..100). */
+  percent: z.number().min(0).max(100),
+  /** Eval expectations (docs/eval.md) every shadow answer is checked against, by the router's shadow grader. */
+  expect: z.record(z.string(), z.unknown()).optional(),
+  /** A judge scores each shadow answer against the rubric, given the real answer (the eval judge). */
+  judge: z.object({ rubric: z.string().min(1), chain: z.string().min(1).optional(), minScore: z.number().min(0).max(1).optional() }).strict().optional(),
+  /** Shadows in flight at once, router-wide share of this chain; one more is dropped, never queued. @default 4 */
+  maxInFlight: positiveInt.default(DEFAULTS.shadow.maxInFlight),
+}).strict();
+
+/**
+ * One chain: its steps, tried in order, or `{ steps, hedge, shadow }`. A step is `'provider:model'` (split at the first colon:
  * `local:llama3:8b`), a target object, or a pool.
  */
 export const chainSchema = z.union([
   chainSteps,
-  z.object({ steps: chainSteps, hedge: hedgeSchema.optional() }).strict(),
+  z.object({ steps: chainSteps, hedge: hedgeSchema.optional(), shadow: shadowSchema.optional() }).strict(),
 ]);
 
 export const retrySchema = z.object({

@@ -2,6 +2,7 @@ import type { ProviderAdapter } from '../../../providers/types.js';
 import { capabilitiesOf, type Capabilities } from './capabilities.js';
 import { DEFAULTS, STREAM_LEASE_TTL_MS } from '../../config/defaults.js';
 import type { ResolvedConfig, ResolvedProvider, Target } from '../../config/index.js';
+import { shadowChainName } from '../../config/shadow-config.js';
 import type { BudgetLimits } from '../../store/state-store.js';
 import type { RateLimitSnapshot } from '../../types.js';
 import type { AdaptiveThrottle } from '../breaker/adaptive-throttle.js';
@@ -111,7 +112,12 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
     return w;
   };
   const chains = new Map<string, TargetRuntime[]>();
-  for (const [name, targets] of Object.entries(config.chains)) {
+  // Each shadow target also gets a chain of its own (config/shadow-config.ts): the one target, no fall-through.
+  const shadowChains = Object.values(config.shadows ?? {}).flatMap((s) => s.targets.map((t): [string, Target[]] => [shadowChainName(t), [t]]));
+  const shadowed = new Set(shadowChains.map(([name]) => name));
+  for (const [name, targets] of [...Object.entries(config.chains), ...shadowChains]) {
+    // A shadow never waits for room in its target's budget: a full budget drops it (maxQueueMs 0).
+    const queues = !shadowed.has(name);
     chains.set(name, targets.map((target) => {
       const provider = config.providers[target.provider]!;
       const adapter = adapters.get(target.provider)!;
@@ -124,7 +130,7 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
         parkedKey: `provider:${target.provider}`,
         attemptTimeoutMs: timeoutMs,
         firstTokenTimeoutMs: provider.firstTokenTimeoutMs,
-        maxQueueMs: provider.limits?.maxQueueMs ?? config.retry.maxInlineWaitMs,
+        maxQueueMs: queues ? provider.limits?.maxQueueMs ?? config.retry.maxInlineWaitMs : 0,
         leaseTtlMs: timeoutMs * 2 + 1_000,
         streamLeaseTtlMs: STREAM_LEASE_TTL_MS,
         tokenCount: tokenCounter(target.model, provider.limits?.tokenizer ?? DEFAULTS.limits.tokenizer, adapter.traits.tokenCounting === 'characters'),
