@@ -87,7 +87,9 @@ export class ShadowBook {
       else if (budgetFull(copy)) event.dropped = 'budget';
       else {
         event.outcome = 'error';
-        if (err instanceof RouterError) event.kind = err.kind;
+        // The single target's own failure (`server`, `timeout`...), not the chain's `exhausted` around it.
+        const kind = copy.attempts.at(-1)?.kind ?? (err instanceof RouterError ? err.kind : undefined);
+        if (kind !== undefined) event.kind = kind;
         event.error = rt.redact(err instanceof Error ? err.message : String(err));
       }
     } finally {
