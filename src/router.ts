@@ -14,7 +14,7 @@ import { RouterError } from './errors.js';
 import type { Listener, RouterEventName } from './observe/events.js';
 import type { Logger } from './observe/logger.js';
 import type { BreakerState } from './policy/breaker/circuit-breaker.js';
-import { embeddingsEndpoint } from './policy/chain/pool-order.js';
+import { chatEndpoint, embeddingsEndpoint } from './policy/chain/pool-order.js';
 import { callerAbortOf } from './policy/abort/abort-link.js';
 import { validateEmbedRequest, validateRequest } from './calls/request-schema.js';
 import type { Call } from './policy/state/call.js';
@@ -117,7 +117,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     if (signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: signal.reason });
     const startedAtMs = clock.now();
     const chain = request.chain ?? 'default';
-    const targets = pools.order(rt.chains.get(chain)!, startedAtMs);
+    const targets = pools.order(rt.chains.get(chain)!, startedAtMs, chatEndpoint, operation === 'stream');
     const needs = needsOf(request);
     if (needs.length > 0) assertCarried(chain, targets, needs);
     const call = calls.make(operation, chain, targets, request, needs, signal, startedAtMs);

@@ -58,7 +58,7 @@ export const DEFAULTS = Object.freeze({
     reserveOutputTokens: 1_024,
     tokenizer: 'auto' as 'auto' | 'heuristic',
   }),
-  pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' }),
+  pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' | 'latency' }),
   hedge: Object.freeze({ maxExtraPercent: 5 }),
   shadow: Object.freeze({ maxInFlight: 4 }),
   tenant: Object.freeze({ share: 1 }),

@@ -6,6 +6,9 @@ import { DEFAULTS } from './defaults.js';
 import { applyPreset, presetNeedsKey } from './apply-preset.js';
 import { spendProblems } from './spend-config.js';
 
+/** How a pool orders its members for a call (`pick`). */
+export type PoolPick = 'headroom' | 'round_robin' | 'latency';
+
 /** One (provider, model) step of a chain, with its per-target options resolved. */
 export interface Target {
   provider: string;
@@ -18,7 +21,7 @@ export interface Target {
   /** The retry budget's percentage for this target (`budgetPercent`, else `retry.budgetPercent`). */
   budgetPercent: number;
   /** Set on the members of a pool step: consecutive targets with one pool id form the pool. */
-  pool?: { id: string; pick: 'headroom' | 'round_robin' };
+  pool?: { id: string; pick: PoolPick };
 }
 
 /** A provider's config plus the API key read from its `apiKeyEnv` (never logged). */

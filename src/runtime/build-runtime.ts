@@ -94,7 +94,7 @@ export function buildRuntime(resolved: ResolvedConfig, options: RuntimeOptions):
   };
   return {
     rt, adapters, store, breakers, tenants, closer, fleet,
-    pools: new PoolOrder(),
+    pools: new PoolOrder(rt.random),
     cache: resolved.cache ? new ResponseCache(cacheBackend(store, resolved.cache.maxEntries), resolved.cache.ttlMs, clock, logger) : undefined,
     idempotency: new Idempotency(roleOf(store, 'idempotency'), clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs),
   };

@@ -13,6 +13,7 @@ import type { Breakers } from '../breaker/breakers.js';
 import type { CircuitBreaker } from '../breaker/circuit-breaker.js';
 import { paced } from '../admission/pacing.js';
 import { tokenCounter, type TokenCounter } from './tokenizers.js';
+import { LatencyTracker } from './latency-tracker.js';
 
 /**
  * One rate-limited endpoint of a target: providers count chat and embeddings on separate counters,
@@ -24,6 +25,8 @@ export interface Endpoint {
   coolingKey: string;
   /** What this process knows of the endpoint's load right now, for pools to pick by headroom. */
   load: EndpointLoad;
+  /** How fast the endpoint answers, kept only when it is a member of a `pick: 'latency'` pool. */
+  latency?: LatencyTracker;
 }
 
 /** Requests in flight from this process, the room its local budget has left, and the headroom the provider last reported. */
@@ -95,13 +98,17 @@ function embeddingLimits(provider: ResolvedProvider): BudgetLimits {
 export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<string, ProviderAdapter>, breakers: Breakers): Map<string, TargetRuntime[]> {
   // Only pool members are ordered by their local budget's level, so only they pay for keeping it.
   const pooled = new Set(Object.values(config.chains).flatMap((targets) => targets.filter((t) => t.pool).map((t) => t.key)));
+  // Only members of a latency pool are timed, so only they pay for it.
+  const timed = new Set(Object.values(config.chains).flatMap((targets) => targets.filter((t) => t.pool?.pick === 'latency').map((t) => t.key)));
   const endpoints = new Map<string, Endpoint>();
-  const endpoint = (key: string, inPool: boolean, limits: () => BudgetLimits): Endpoint => {
+  const endpoint = (key: string, member: string, limits: () => BudgetLimits): Endpoint => {
     let e = endpoints.get(key);
     if (!e) {
       const budget = { key, limits: limits() };
-      const level = inPool ? BudgetLevel.of(budget.limits) : undefined;
-      endpoints.set(key, (e = { budget, coolingKey: `target:${key}`, load: { inflight: 0, ...(level ? { level } : {}) } }));
+      const level = pooled.has(member) ? BudgetLevel.of(budget.limits) : undefined;
+      e = { budget, coolingKey: `target:${key}`, load: { inflight: 0, ...(level ? { level } : {}) } };
+      if (timed.has(member)) e.latency = new LatencyTracker();
+      endpoints.set(key, e);
     }
     return e;
   };
@@ -125,8 +132,8 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
       const timeoutMs = provider.timeoutMs ?? DEFAULTS.provider.timeoutMs;
       return {
         target, provider, adapter, breaker, throttle, retryWindow: retryWindow(target.key),
-        chat: endpoint(target.key, pooled.has(target.key), () => chatLimits(provider, target.model)),
-        embeddings: endpoint(`${target.key}#embeddings`, pooled.has(target.key), () => embeddingLimits(provider)),
+        chat: endpoint(target.key, target.key, () => chatLimits(provider, target.model)),
+        embeddings: endpoint(`${target.key}#embeddings`, target.key, () => embeddingLimits(provider)),
         parkedKey: `provider:${target.provider}`,
         attemptTimeoutMs: timeoutMs,
         firstTokenTimeoutMs: provider.firstTokenTimeoutMs,

@@ -45,6 +45,9 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T,
   const now = rt.clock.now();
   const latencyMs = now - a.sentAtMs;
   slot.judge(outcomeOf(a as AttemptContext<unknown, AttemptValue>), now);
+  // A latency pool's member learns how fast it answered (a stream: its first token), or how long it made the call wait before timing out.
+  const timed = a.endpoint.latency;
+  if (timed !== undefined && (!error || (error.kind === 'timeout' && (a.cause === undefined || a.cause === 'attempt_timeout')))) timed.observe(a.kind.name === 'stream', latencyMs, now);
   const requestId = value?.requestId ?? error?.requestId;
   const rateLimit = value?.rateLimit ?? error?.rateLimit;
   if (rateLimit) {
