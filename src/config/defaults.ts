@@ -59,6 +59,8 @@ export const DEFAULTS = Object.freeze({
     tokenizer: 'auto' as 'auto' | 'heuristic',
   }),
   pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' | 'latency' }),
+  /** A pool step's `outlier` fields left unset (docs/routing.md, "Outlier ejection"). */
+  outlier: Object.freeze({ consecutiveFailures: 5, successRateBelow: 0.8, latencyAboveMedianX: 3, ejectMs: 30_000, maxEjectedPercent: 50 }),
   hedge: Object.freeze({ maxExtraPercent: 5 }),
   shadow: Object.freeze({ maxInFlight: 4 }),
   tenant: Object.freeze({ share: 1 }),

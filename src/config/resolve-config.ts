@@ -3,6 +3,7 @@ import { RouterError } from '../errors.js';
 import { configSchema, type ParsedConfig, type ProviderConfig } from './schema.js';
 import { maskedWhenPrinted, storeMaskedWhenPrinted } from './secret-fields.js';
 import { DEFAULTS } from './defaults.js';
+import type { OutlierPolicy } from '../decide/outlier-verdict.js';
 import { applyPreset, presetNeedsKey } from './apply-preset.js';
 import { spendProblems } from './spend-config.js';
 
@@ -22,6 +23,8 @@ export interface Target {
   budgetPercent: number;
   /** Set on the members of a pool step: consecutive targets with one pool id form the pool. */
   pool?: { id: string; pick: PoolPick };
+  /** Set on the members of a pool step with `outlier`: its settings, the unset ones at their defaults. */
+  outlier?: OutlierPolicy;
 }
 
 /** A provider's config plus the API key read from its `apiKeyEnv` (never logged). */
@@ -156,7 +159,17 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
     chains[chainName] = steps.flatMap((step, i) => {
       if (typeof step === 'object' && 'pool' in step) {
         const pool = { id: `${chainName}[${i}]`, pick: step.pick ?? DEFAULTS.pool.pick };
-        return step.pool.map((member, j) => target(member, `${base}[${i}].pool[${j}]`, pool));
+        const members = step.pool.map((member, j) => target(member, `${base}[${i}].pool[${j}]`, pool));
+        if (step.outlier) {
+          const o = step.outlier;
+          const d = DEFAULTS.outlier;
+          const outlier: OutlierPolicy = Object.freeze({
+            consecutiveFailures: o.consecutiveFailures ?? d.consecutiveFailures, successRateBelow: o.successRateBelow ?? d.successRateBelow,
+            latencyAboveMedianX: o.latencyAboveMedianX ?? d.latencyAboveMedianX, ejectMs: o.ejectMs ?? d.ejectMs, maxEjectedPercent: o.maxEjectedPercent ?? d.maxEjectedPercent,
+          });
+          for (const member of members) member.outlier = outlier;
+        }
+        return members;
       }
       return [target(step, `${base}[${i}]`)];
     });

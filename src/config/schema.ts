@@ -278,6 +278,24 @@ const targetObject = z.object({
 const targetString = z.string().regex(/^[^:]+:.+$/, { message: "expected 'provider:model'" });
 
 /**
+ * Outlier ejection for a pool's members (off unless set; docs/routing.md, "Outlier ejection"): a
+ * member that fails in a row, answers well below the others' success rate, or far slower than their
+ * median, is skipped for a time that grows with each ejection. A rule set to 0 is off.
+ */
+export const outlierSchema = z.object({
+  /** Server failures, transport errors and timeouts in a row (never a 429 or a caller's 4xx) that eject a member. @default 5 */
+  consecutiveFailures: nonNegativeInt.optional(),
+  /** Eject a member whose success rate over its last 20 verdicts is below this fraction of the other members'. @default 0.8 */
+  successRateBelow: z.number().min(0).max(1).optional(),
+  /** Eject a member whose median latency over its last 20 answers is above this many times the other members' median. @default 3 */
+  latencyAboveMedianX: z.number().min(0).refine((x) => x === 0 || x > 1, { message: 'latencyAboveMedianX is 0 (off) or more than 1' }).optional(),
+  /** The first ejection's length; the n-th lasts n times as long, at most 300 s (or ejectMs when longer). @default 30000 */
+  ejectMs: positiveMs.optional(),
+  /** The most of the pool ejected at once, in percent (one member may always be ejected, one always serves). @default 50 */
+  maxEjectedPercent: z.number().gt(0).max(100).optional(),
+}).strict();
+
+/**
  * Equivalent deployments of one model tried as one step: `headroom` orders them by the room each has
  * left (its local budget and what the provider last reported, minus the calls in flight),
  * `round_robin` takes turns, `latency` sends to the faster of two members drawn at random (power of
@@ -289,6 +307,8 @@ const poolStep = z.object({
   pool: z.array(z.union([targetString, targetObject])).min(2, { message: 'a pool needs at least two members' }),
   /** How the pool's members are ordered for each call. @default 'headroom' */
   pick: z.enum(['headroom', 'round_robin', 'latency']).optional(),
+  /** Eject members that fail, answer badly or slowly (off unless set). */
+  outlier: outlierSchema.optional(),
 }).strict();
 
 const chainSteps = z.array(z.union([targetString, targetObject, poolStep])).min(1, { message: 'a chain needs at least one target' });

@@ -1,9 +1,10 @@
 import type { ErrorKind } from '../errors.js';
+import type { OutlierReason } from '../decide/outlier-verdict.js';
 import type { Attempt, RateLimitSnapshot, Usage } from '../types.js';
 
 /**
  * Which call an event belongs to: every event of a call carries it (`attempt`, `retry`, `fallback`,
- * `quota`, `ratelimit`, `call`); `breaker` when a call's outcome changed it; `store` never.
+ * `quota`, `ratelimit`, `outlier`, `call`); `breaker` when a call's outcome changed it; `store` never.
  */
 export interface CallRef {
   /** Unique per call (within the router's process), the same on every event of that call. */
@@ -140,6 +141,20 @@ export interface RouterEvents {
    * so the chain's next step (`to`) is tried too; the first answer wins, the other is aborted.
    */
   hedge: TargetRef & { afterMs: number; to: { provider: string; model: string } };
+  /**
+   * A pool member was ejected as an outlier (`action: 'eject'`), or returned to service when the
+   * request after its ejection time answered (`'return'`): the call whose attempt decided it, the
+   * pool (`chain[step]`), why (`reason`), for how long (`ejectedForMs`), the member's ejections
+   * counted towards the next one's length, and how many of the pool's members are out now.
+   */
+  outlier: TargetRef & {
+    pool: string;
+    action: 'eject' | 'return';
+    reason?: OutlierReason;
+    ejectedForMs?: number;
+    ejections: number;
+    ejectedMembers: number;
+  };
   /** A call ended: once per call, whatever the outcome. */
   call: CallEvent;
   /** A shadow copy of a successful call was sent and scored, or dropped (docs/routing.md, "Shadow traffic"). */

@@ -80,7 +80,7 @@ export function buildRuntime(resolved: ResolvedConfig, options: RuntimeOptions):
   const shareStore = store.shared && Object.keys(resolved.tenants).length > 0 ? roleOf(store, 'shares') : undefined;
   const fleet = shareStore ? new FleetShares(shareStore, clock, (name) => tenants.resolve(name).share, logger) : undefined;
   const rt: Runtime = {
-    config: resolved, chains: buildTargets(resolved, adapters, breakers), clock, events, logger, store,
+    config: resolved, chains: buildTargets(resolved, adapters, breakers, { clock, events, logger }), clock, events, logger, store,
     admission: new Admission(store, clock, closer, (err) => logger.warn({ err: String(err) }, 'state store failed while settling a lease: the answer stands, the lease expires by its TTL'), fleet),
     spend: new Spend(resolved, roleOf(store, 'spend'), clock, events, logger),
     closing: closer,

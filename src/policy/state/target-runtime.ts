@@ -14,6 +14,10 @@ import type { CircuitBreaker } from '../breaker/circuit-breaker.js';
 import { paced } from '../admission/pacing.js';
 import { tokenCounter, type TokenCounter } from './tokenizers.js';
 import { LatencyTracker } from './latency-tracker.js';
+import { OutlierPool, type OutlierMember } from '../outlier/outlier-pool.js';
+import type { EventHub } from '../../observe/events.js';
+import type { Logger } from '../../observe/logger.js';
+import type { Clock } from '../../types.js';
 
 /**
  * One rate-limited endpoint of a target: providers count chat and embeddings on separate counters,
@@ -71,6 +75,15 @@ export interface TargetRuntime {
   readonly reserveOutputTokens: number;
   /** What requests this target can carry (tools, images, files, JSON schemas, embeddings). */
   readonly capabilities: Capabilities;
+  /** A member of a pool with `outlier`: its ejection state in that pool (undefined elsewhere). */
+  readonly outlier: OutlierMember | undefined;
+}
+
+/** What the pools' outlier state reads: the clock, and where ejections are reported. */
+export interface OutlierDeps {
+  readonly clock: Clock;
+  readonly events: EventHub;
+  readonly logger: Logger;
 }
 
 /** The limits of a target for chat: its provider's `limits`, with that model's overrides, paced. */
@@ -95,7 +108,7 @@ function embeddingLimits(provider: ResolvedProvider): BudgetLimits {
  * budget and cooling key per endpoint; targets of one provider share its breaker (or not, with
  * breaker scope `target`).
  */
-export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<string, ProviderAdapter>, breakers: Breakers): Map<string, TargetRuntime[]> {
+export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<string, ProviderAdapter>, breakers: Breakers, outliers?: OutlierDeps): Map<string, TargetRuntime[]> {
   // Only pool members are ordered by their local budget's level, so only they pay for keeping it.
   const pooled = new Set(Object.values(config.chains).flatMap((targets) => targets.filter((t) => t.pool).map((t) => t.key)));
   // Only members of a latency pool are timed, so only they pay for it.
@@ -117,6 +130,14 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
     let w = windows.get(key);
     if (!w) windows.set(key, (w = new RetryWindow()));
     return w;
+  };
+  // One outlier state per pool step with `outlier` (a pool's id names its chain and step), per process.
+  const outlierPools = new Map<string, OutlierPool>();
+  const outlierMember = (target: Target, probeLeaseMs: number): OutlierMember | undefined => {
+    if (!target.outlier || !target.pool || !outliers) return undefined;
+    let pool = outlierPools.get(target.pool.id);
+    if (!pool) outlierPools.set(target.pool.id, (pool = new OutlierPool(target.pool.id, target.outlier, outliers.clock, outliers.events, outliers.logger)));
+    return pool.add(probeLeaseMs);
   };
   const chains = new Map<string, TargetRuntime[]>();
   // Each shadow target also gets a chain of its own (config/shadow-config.ts): the one target, no fall-through.
@@ -143,6 +164,7 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
         tokenCount: tokenCounter(target.model, provider.limits?.tokenizer ?? DEFAULTS.limits.tokenizer, adapter.traits.tokenCounting === 'characters'),
         reserveOutputTokens: adapter.traits.defaultMaxTokens ?? provider.limits?.reserveOutputTokens ?? DEFAULTS.limits.reserveOutputTokens,
         capabilities: capabilitiesOf(provider, adapter.traits),
+        outlier: outlierMember(target, timeoutMs),
       };
     }));
   }
