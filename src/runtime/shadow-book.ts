@@ -9,7 +9,7 @@ import type { ChatRequest, ChatResult, Timer } from '../types.js';
 import type { NewCall } from './new-call.js';
 import type { Runtime } from './runtime.js';
 import type { ShadowGrader } from './shadow-grader.js';
-import { budgetFull, questionOf, scoreShadow, shadowEventBase, shadowRequest } from './shadow-run.js';
+import { budgetFull, scoreShadow, shadowEventBase, shadowRequest } from './shadow-run.js';
 
 /** One shadow copy waiting for its start, or running. */
 interface Shadow {
@@ -79,7 +79,7 @@ export class ShadowBook {
       event.outcome = 'ok';
       event.latencyMs = answer.latencyMs;
       if (answer.costUsd !== undefined) event.costUsd = answer.costUsd;
-      await scoreShadow(event, policy, real, answer, questionOf(call.request.messages), this.grader, shadow.abort.signal);
+      await scoreShadow(event, policy, call.request, real, answer, this.grader, shadow.abort.signal);
       if (event.graderError !== undefined) event.graderError = rt.redact(event.graderError);
     } catch (err) {
       event.latencyMs = rt.clock.now() - startedAtMs;

@@ -1,4 +1,4 @@
-import type { ChatResult } from '../types.js';
+import type { ChatRequest, ChatResult, Message } from '../types.js';
 
 /** One eval expectation checked against a shadow answer (src/eval/expectations.ts's result). */
 export interface ShadowExpectation {
@@ -20,8 +20,8 @@ export interface ShadowVerdictOfJudge {
  * the router itself, which the judge calls through); `switchyard serve` hands `evalShadowGrader`.
  */
 export interface ShadowGrader {
-  /** Checks a chain's `shadow.expect` against a shadow answer. */
-  expect(answer: string, expect: Record<string, unknown>, result: ChatResult, question: string): Promise<ShadowExpectation[]>;
-  /** Scores a shadow answer against the rubric (the real answer is given as the reference). */
-  judge(input: { chain?: string; rubric: string; question: string; answer: string; reference: string; signal?: AbortSignal }): Promise<ShadowVerdictOfJudge>;
+  /** Checks a chain's `shadow.expect` (the same object every call) against a shadow answer to `request`. */
+  expect(expect: Record<string, unknown>, answer: ChatResult, request: ChatRequest): Promise<ShadowExpectation[]>;
+  /** Scores a shadow answer to the conversation against the rubric; the real answer is given as the reference. */
+  judge(input: { chain?: string; rubric: string; question: Message[]; answer: string; reference: string; signal?: AbortSignal }): Promise<ShadowVerdictOfJudge>;
 }

@@ -3,19 +3,8 @@ import { shadowAgreement } from '../decide/shadow-agreement.js';
 import { RouterError } from '../errors.js';
 import type { ShadowEvent } from '../observe/events.js';
 import type { Call } from '../policy/state/call.js';
-import type { ChatRequest, ChatResult, Message } from '../types.js';
+import type { ChatRequest, ChatResult } from '../types.js';
 import type { ShadowGrader } from './shadow-grader.js';
-
-/** The text a judge reads as the question: the last user turn's text. */
-export function questionOf(messages: readonly Message[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role !== 'user') continue;
-    if (typeof m.content === 'string') return m.content;
-    return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-  }
-  return '';
-}
 
 /**
  * The request a shadow target is sent: what the caller asked the model, and nothing of how the call
@@ -56,7 +45,7 @@ export function budgetFull(shadow: Call): boolean {
 }
 
 /** Scores a shadow's answer into its event: agreement always; expectations and judge when the chain asks. */
-export async function scoreShadow(event: ShadowEvent, policy: ShadowPolicy, real: ChatResult, answer: ChatResult, question: string, grader: ShadowGrader | undefined, signal: AbortSignal): Promise<void> {
+export async function scoreShadow(event: ShadowEvent, policy: ShadowPolicy, request: ChatRequest, real: ChatResult, answer: ChatResult, grader: ShadowGrader | undefined, signal: AbortSignal): Promise<void> {
   event.agreement = shadowAgreement(real.text, answer.text);
   if (policy.expect === undefined && policy.judge === undefined) return;
   if (!grader) {
@@ -66,7 +55,7 @@ export async function scoreShadow(event: ShadowEvent, policy: ShadowPolicy, real
   const problems: string[] = [];
   if (policy.expect !== undefined) {
     try {
-      const results = await grader.expect(answer.text, policy.expect, answer, question);
+      const results = await grader.expect(policy.expect, answer, request);
       event.expect = { pass: results.every((r) => r.pass), failed: results.filter((r) => !r.pass).map((r) => (r.reason === undefined ? { name: r.name } : { name: r.name, reason: r.reason })) };
     } catch (err) {
       problems.push(`expect: ${err instanceof Error ? err.message : String(err)}`);
@@ -75,7 +64,7 @@ export async function scoreShadow(event: ShadowEvent, policy: ShadowPolicy, real
   if (policy.judge !== undefined) {
     const { rubric, chain, minScore } = policy.judge;
     try {
-      const verdict = await grader.judge({ chain, rubric, question, answer: answer.text, reference: real.text, signal });
+      const verdict = await grader.judge({ chain, rubric, question: request.messages, answer: answer.text, reference: real.text, signal });
       event.judge = { score: verdict.score, reason: verdict.reason };
       if (minScore !== undefined) event.judge.pass = verdict.score >= minScore;
       if (verdict.costUsd !== undefined) event.judge.costUsd = verdict.costUsd;
