@@ -39,6 +39,7 @@ const OPTIONAL_FIELDS: Record<string, string> = {
   'providerBase.azure': 'provider.azure',
   'providerSchema.api': 'provider.api',
   'poolStep.pick': 'pool.pick',
+  'poolStep.sticky': 'pool.sticky',
   'spendSchema.localShare': 'spend.localShare',
   'configSchema.keyPrefix': 'store.keyPrefix',
   'RedisStoreOptions.keyPrefix': 'store.keyPrefix',

@@ -58,7 +58,7 @@ export const DEFAULTS = Object.freeze({
     reserveOutputTokens: 1_024,
     tokenizer: 'auto' as 'auto' | 'heuristic',
   }),
-  pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' | 'latency' }),
+  pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' | 'latency' | 'weighted', sticky: false as const }),
   hedge: Object.freeze({ maxExtraPercent: 5 }),
   tenant: Object.freeze({ share: 1 }),
   /** Spend budgets (`tenants.<name>.spend`, `gateway.keys[].spend`): no alerts, the whole remainder while Redis is down. */
