@@ -117,7 +117,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     if (signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: signal.reason });
     const startedAtMs = clock.now();
     const chain = request.chain ?? 'default';
-    const targets = pools.order(rt.chains.get(chain)!, startedAtMs, chatEndpoint, operation === 'stream');
+    const targets = pools.order(rt.chains.get(chain)!, startedAtMs, chatEndpoint, operation === 'stream', request);
     const needs = needsOf(request);
     if (needs.length > 0) assertCarried(chain, targets, needs);
     const call = calls.make(operation, chain, targets, request, needs, signal, startedAtMs);
@@ -160,7 +160,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       const refusal = embedRefusals.get(chain);
       if (refusal) throw refusal.with({});
       const startedAtMs = clock.now();
-      const call = calls.make('embed', chain, pools.order(rt.chains.get(chain)!, startedAtMs, embeddingsEndpoint), request, EMBED_NEEDS, signal, startedAtMs);
+      const call = calls.make('embed', chain, pools.order(rt.chains.get(chain)!, startedAtMs, embeddingsEndpoint, false, request), request, EMBED_NEEDS, signal, startedAtMs);
       const pending = embedCall(rt, call);
       return events.has('call') ? observeCall(rt, call, pending) : pending;
     } catch (err) {

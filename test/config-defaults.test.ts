@@ -39,6 +39,7 @@ const OPTIONAL_FIELDS: Record<string, string> = {
   'providerBase.azure': 'provider.azure',
   'providerSchema.api': 'provider.api',
   'poolStep.pick': 'pool.pick',
+  'poolStep.sticky': 'pool.sticky',
   'outlierSchema.consecutiveFailures': 'outlier.consecutiveFailures',
   'outlierSchema.successRateBelow': 'outlier.successRateBelow',
   'outlierSchema.latencyAboveMedianX': 'outlier.latencyAboveMedianX',

@@ -58,7 +58,7 @@ export const DEFAULTS = Object.freeze({
     reserveOutputTokens: 1_024,
     tokenizer: 'auto' as 'auto' | 'heuristic',
   }),
-  pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' | 'latency' }),
+  pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' | 'latency' | 'weighted', sticky: false as const }),
   /** A pool step's `outlier` fields left unset (docs/routing.md, "Outlier ejection"). */
   outlier: Object.freeze({ consecutiveFailures: 5, successRateBelow: 0.8, latencyAboveMedianX: 3, ejectMs: 30_000, maxEjectedPercent: 50 }),
   hedge: Object.freeze({ maxExtraPercent: 5 }),

@@ -6,9 +6,9 @@ import { DEFAULTS } from './defaults.js';
 import type { OutlierPolicy } from '../decide/outlier-verdict.js';
 import { applyPreset, presetNeedsKey } from './apply-preset.js';
 import { spendProblems } from './spend-config.js';
+import { poolOf, type PoolOf } from './pool-config.js';
 
-/** How a pool orders its members for a call (`pick`). */
-export type PoolPick = 'headroom' | 'round_robin' | 'latency';
+export type { PoolOf, PoolPick } from './pool-config.js';
 
 /** One (provider, model) step of a chain, with its per-target options resolved. */
 export interface Target {
@@ -22,7 +22,7 @@ export interface Target {
   /** The retry budget's percentage for this target (`budgetPercent`, else `retry.budgetPercent`). */
   budgetPercent: number;
   /** Set on the members of a pool step: consecutive targets with one pool id form the pool. */
-  pool?: { id: string; pick: PoolPick };
+  pool?: PoolOf;
   /** Set on the members of a pool step with `outlier`: its settings, the unset ones at their defaults. */
   outlier?: OutlierPolicy;
 }
@@ -158,7 +158,7 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
     if (!Array.isArray(chain) && chain.hedge) hedges[chainName] = chain.hedge;
     chains[chainName] = steps.flatMap((step, i) => {
       if (typeof step === 'object' && 'pool' in step) {
-        const pool = { id: `${chainName}[${i}]`, pick: step.pick ?? DEFAULTS.pool.pick };
+        const pool = poolOf(`${chainName}[${i}]`, step, `${base}[${i}]`, problems);
         const members = step.pool.map((member, j) => target(member, `${base}[${i}].pool[${j}]`, pool));
         if (step.outlier) {
           const o = step.outlier;

@@ -299,14 +299,25 @@ export const outlierSchema = z.object({
  * Equivalent deployments of one model tried as one step: `headroom` orders them by the room each has
  * left (its local budget and what the provider last reported, minus the calls in flight),
  * `round_robin` takes turns, `latency` sends to the faster of two members drawn at random (power of
- * two choices on peak-EWMA latency x (in flight + 1), docs/routing.md); a capacity failure tries the
- * pool's other members before the chain's next step.
+ * two choices on peak-EWMA latency x (in flight + 1)), `weighted` splits calls by `weights`, per
+ * tenant or user with `sticky` (docs/routing.md); a capacity failure tries the pool's other members
+ * before the chain's next step.
  */
 const poolStep = z.object({
   /** The pool's members: targets as `'provider:model'` or objects. */
   pool: z.array(z.union([targetString, targetObject])).min(2, { message: 'a pool needs at least two members' }),
   /** How the pool's members are ordered for each call. @default 'headroom' */
-  pick: z.enum(['headroom', 'round_robin', 'latency']).optional(),
+  pick: z.enum(['headroom', 'round_robin', 'latency', 'weighted']).optional(),
+  /**
+   * `pick: 'weighted'`: each member's share of the calls, keyed by the member as written
+   * (`'provider:model'`); every member needs one, none negative, not all zero.
+   */
+  weights: z.record(z.string(), z.number()).optional(),
+  /**
+   * `pick: 'weighted'`: keep a tenant's (or a request's `user`'s) calls on one member while it is
+   * available, by rendezvous hashing on the weights. @default false
+   */
+  sticky: z.union([z.enum(['tenant', 'user']), z.literal(false)]).optional(),
   /** Eject members that fail, answer badly or slowly (off unless set). */
   outlier: outlierSchema.optional(),
 }).strict();
