@@ -33,7 +33,7 @@ export async function weightedSplit(upstream: PoolUpstream, ctx: BenchContext): 
   const method = [`Weighted: \`pick: 'weighted'\`, weights ${MEMBERS.map((m) => `${m} ${WEIGHTS[m]}`).join(' / ')}, \`sticky: false\`, ${num(calls, 0)} calls from 16 callers back to back, the upstream answering at once; the member that answered each call from its \`call\` event.`];
   let router: Router;
   try {
-    router = await buildRouter(upstream, [{ pool: MEMBERS.map(target), pick: 'weighted', weights, sticky: false }] as never);
+    router = await buildRouter(upstream, [{ pool: MEMBERS.map(target), pick: 'weighted', weights, sticky: false }]);
   } catch (err) {
     const why = notBuilt(err);
     return { method, tables: [], targets: [check('weights honoured over 10,000 calls', 'every member within 2 points of its weight', `not run: ${why}`, null)], notes: [`Weighted split not run: the router refused its config: ${why}`], data: { skipped: why } };
@@ -85,17 +85,17 @@ export async function shadowSplit(upstream: PoolUpstream, ctx: BenchContext): Pr
   try {
     for (const arm of SHADOW_ARMS) {
       const chain = arm === 'shadow' ? { steps: [target('healthy')], shadow: { targets: [target('slow')], percent: PERCENT } } : [target('healthy')];
-      routers.set(arm, await buildRouter(upstream, chain as never, { random: mulberry32(arm === 'shadow' ? 36 : 37) }));
+      routers.set(arm, await buildRouter(upstream, chain, { random: mulberry32(arm === 'shadow' ? 36 : 37) }));
     }
   } catch (err) {
     for (const r of routers.values()) await r.close();
     const why = notBuilt(err);
     return { method, tables: [], targets: [check('shadow at 10%: callers\' p50', 'within the run\'s noise', `not run: ${why}`, null)], notes: [`Shadow not run: the router refused its config: ${why}`], data: { skipped: why } };
   }
-  routers.get('shadow')!.on('shadow' as never, ((e: { outcome: 'ok' | 'error' | 'dropped' }) => {
+  routers.get('shadow')!.on('shadow', (e) => {
     events.sampled++;
     events[e.outcome]++;
-  }) as never);
+  });
   const p50s: Record<ShadowArm, number[]> = { none: [], 'none-twin': [], shadow: [] };
   const calls: Record<ShadowArm, { ok: number; failed: number }> = { none: { ok: 0, failed: 0 }, 'none-twin': { ok: 0, failed: 0 }, shadow: { ok: 0, failed: 0 } };
   let slowBefore = 0;
