@@ -67,24 +67,25 @@ function brownout(durationMs: number): Brownout {
 }
 
 async function runArm(arm: Arm, upstream: PoolUpstream, profile: UpstreamProfile, o: { ratePerSec: number; durationMs: number }, ctx: BenchContext): Promise<ArmResult> {
+  const req = request('Name one prime number.', 32);
   let router: Router;
   try {
+    // The code warms on a throwaway router of the same config; the measured one starts with no
+    // latency or outlier history (a history from the warm-up's zero-latency answers would skew both).
+    const warm = await buildRouter(upstream, arm.chain);
+    await warmUp(warm, upstream, () => routerCall(warm, req)).finally(() => warm.close());
     router = await buildRouter(upstream, arm.chain);
   } catch (err) {
     return skippedResult(arm.name, notBuilt(err));
   }
   const ejections: number[] = [];
-  let outlierEvents: string[] = [];
+  const outlierEvents: string[] = [];
   // The outlier event (issue 36 part 2): the brownout member's first `eject` is its ejection.
   router.on('outlier', (e) => {
     outlierEvents.push(`${e.action} ${e.provider}${e.reason ? ` (${e.reason})` : ''}`);
     if (e.action === 'eject' && e.provider === 'brownout') ejections.push(Date.now());
   });
-  const req = request('Name one prime number.', 32);
   try {
-    await warmUp(router, upstream, () => routerCall(router, req));
-    ejections.length = 0;
-    outlierEvents = [];
     await upstream.reset(profile);
     ctx.log(`routing: ${arm.name}, ${o.ratePerSec} calls/s open loop for ${o.durationMs / 1000} s`);
     const records = await openLoop({ ratePerSec: o.ratePerSec, maxDurationMs: o.durationMs, drainMs: 20_000, job: () => routerCall(router, req) });
