@@ -45,6 +45,10 @@ interface ArmResult {
   p50Ms: number;
   p90Ms: number;
   p99Ms: number;
+  /** Calls that took 1 s or more (the brownout's slow answers take 1.5 s). */
+  slowCalls: number;
+  /** Requests the brownout member received in its slow phase (each answered after 1.5 s). */
+  brownoutSlowRequests: number;
   /** Requests each member received at the upstream. */
   requests: Record<Member, number>;
   /** The brownout member's 500s and garbage answers, and how many it had served when first ejected. */
@@ -56,7 +60,7 @@ interface ArmResult {
 }
 
 const skippedResult = (arm: string, why: string): ArmResult => ({
-  arm, skipped: why, calls: 0, failed: 0, p50Ms: Number.NaN, p90Ms: Number.NaN, p99Ms: Number.NaN,
+  arm, skipped: why, calls: 0, failed: 0, p50Ms: Number.NaN, p90Ms: Number.NaN, p99Ms: Number.NaN, slowCalls: 0, brownoutSlowRequests: 0,
   requests: { healthy: 0, slow: 0, brownout: 0 }, brownoutFailures: 0, outlierEvents: [], failures: {},
 });
 
@@ -98,6 +102,7 @@ async function runArm(arm: Arm, upstream: PoolUpstream, profile: UpstreamProfile
     return {
       arm: arm.name, calls: records.length, failed: records.length - ok.length,
       p50Ms: quantile(lat, 0.5), p90Ms: quantile(lat, 0.9), p99Ms: quantile(lat, 0.99),
+      slowCalls: lat.filter((x) => x >= 1_000).length, brownoutSlowRequests: stats.byPhase.brownout.slow,
       requests: stats.requests, brownoutFailures: stats.brownoutFailuresAtMs.length,
       ...(firstEjection !== undefined ? { failuresBeforeEjection: stats.brownoutFailuresAtMs.filter((t) => t <= firstEjection).length } : {}),
       outlierEvents, failures,
@@ -133,10 +138,10 @@ export const routing: BenchScenario = {
     const alone = get('alone');
     const rows = results.map((r) => {
       const label = ARMS.find((a) => a.name === r.arm)!.label;
-      if (!ran(r)) return [label, 'not run', '', '', '', '', '', '', r.skipped!];
+      if (!ran(r)) return [label, 'not run', '', '', '', '', '', '', '', '', r.skipped!];
       const sent = MEMBERS.map((m) => num(r.requests[m], 0)).join(' / ');
       const ejected = r.arm.includes('outlier') ? (r.failuresBeforeEjection === undefined ? 'never' : `after ${r.failuresBeforeEjection}`) : '';
-      return [label, num(r.calls, 0), ms(r.p50Ms), ms(r.p90Ms), ms(r.p99Ms), `${num(r.p99Ms / alone.p99Ms, 2)}x`, pct(r.failed / Math.max(1, r.calls), 2), sent, ejected];
+      return [label, num(r.calls, 0), ms(r.p50Ms), ms(r.p90Ms), ms(r.p99Ms), `${num(r.p99Ms / alone.p99Ms, 2)}x`, pct(r.failed / Math.max(1, r.calls), 2), num(r.slowCalls, 0), num(r.brownoutSlowRequests, 0), sent, ejected];
     });
     const targets: TargetCheck[] = [];
     const lo = get('latency+outlier');
@@ -154,6 +159,7 @@ export const routing: BenchScenario = {
     const notes = [
       `Members sent: requests at the upstream, healthy / slow / brownout. The brownout member served ${results.filter(ran).map((r) => `${r.arm} ${r.brownoutFailures}`).join(', ')} failures (500s and garbage 200s).`,
       `Failed calls by kind: ${results.filter(ran).map((r) => `${r.arm}: ${Object.entries(r.failures).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`).join('; ')}.`,
+      'A p99 over 1,000 calls is the 10th slowest call: an arm that sends 10 calls to the brownout member in its slow phase (1.5 s each) has a p99 of 1.5 s, however well it does after. "Sent to the brownout while slow" counts them; the latency rule of outlier ejection needs 5 of its answers, each back 1.5 s after it was sent, before it can eject, and the latency pick learns only from answers, so the first slow calls are paid before either can see the slowness.',
       'Ejected: how many failures (500s and garbage 200s) the brownout member had served when its first `outlier` eject event came.',
       ...results.filter((r) => ran(r) && r.outlierEvents.length).map((r) => `Outlier events, ${r.arm}: ${r.outlierEvents.join(', ')}.`),
       ...results.filter((r) => !ran(r)).map((r) => `Arm ${r.arm} not run: the router refused its config (its feature is not in this build): ${r.skipped}`),
@@ -168,7 +174,7 @@ export const routing: BenchScenario = {
         ...weighted.method, ...shadow.method,
       ],
       tables: [
-        { title: 'Pool strategies', columns: ['arm', 'calls', 'p50', 'p90', 'p99', 'p99 ÷ alone', 'calls failed', 'members sent (h / s / b)', 'brownout ejected'], rows },
+        { title: 'Pool strategies', columns: ['arm', 'calls', 'p50', 'p90', 'p99', 'p99 ÷ alone', 'calls failed', 'calls ≥ 1 s', 'sent to the brownout while slow', 'members sent (h / s / b)', 'brownout ejected'], rows },
         ...weighted.tables, ...shadow.tables,
       ],
       targets, notes,
