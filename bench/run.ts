@@ -31,6 +31,7 @@ const SCENARIOS: ReadonlyArray<{ name: string; load: () => Promise<BenchScenario
   { name: 'stream-memory', load: async () => (await import('./scenarios/stream-memory.js')).streamMemory },
   { name: 'fleet-shares', load: async () => (await import('./scenarios/fleet-shares.js')).fleetShares },
   { name: 'hedge', load: async () => (await import('./scenarios/hedge.js')).hedge },
+  { name: 'routing', load: async () => (await import('./scenarios/routing.js')).routing },
 ];
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 

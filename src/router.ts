@@ -14,13 +14,16 @@ import { RouterError } from './errors.js';
 import type { Listener, RouterEventName } from './observe/events.js';
 import type { Logger } from './observe/logger.js';
 import type { BreakerState } from './policy/breaker/circuit-breaker.js';
-import { embeddingsEndpoint } from './policy/chain/pool-order.js';
+import { chatEndpoint, embeddingsEndpoint } from './policy/chain/pool-order.js';
 import { callerAbortOf } from './policy/abort/abort-link.js';
 import { validateEmbedRequest, validateRequest } from './calls/request-schema.js';
 import type { Call } from './policy/state/call.js';
 import type { Runtime } from './runtime/runtime.js';
 import { buildRuntime, shutdown } from './runtime/build-runtime.js';
 import { NewCall } from './runtime/new-call.js';
+import { ShadowBook } from './runtime/shadow-book.js';
+import type { ShadowGrader } from './runtime/shadow-grader.js';
+import { shadowedStream } from './runtime/shadowed-stream.js';
 import type { StateStore } from './store/state-store.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from './types.js';
 
@@ -36,6 +39,8 @@ export interface RouterOptions {
   store?: StateStore;
   /** Where `apiKeyEnv` is read. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** Scores shadow answers with the eval expectations and judge, made with this router (`evalShadowGrader`). @default agreement only */
+  shadowGrader?: (router: Router) => ShadowGrader;
 }
 
 /** A configured router: one per process is the usual shape. */
@@ -98,6 +103,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
   const { rt, store, breakers, adapters, tenants, pools, cache, idempotency } = parts;
   const { clock, events, logger } = rt;
   const calls = new NewCall(tenants);
+  const shadows = new ShadowBook(rt, calls);
   let closed = false;
   let closing: Promise<void> = Promise.resolve();
 
@@ -111,7 +117,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     if (signal?.aborted) throw new RouterError('aborted', 'call aborted by the caller before it started', { cause: signal.reason });
     const startedAtMs = clock.now();
     const chain = request.chain ?? 'default';
-    const targets = pools.order(rt.chains.get(chain)!, startedAtMs);
+    const targets = pools.order(rt.chains.get(chain)!, startedAtMs, chatEndpoint, operation === 'stream', request);
     const needs = needsOf(request);
     if (needs.length > 0) assertCarried(chain, targets, needs);
     const call = calls.make(operation, chain, targets, request, needs, signal, startedAtMs);
@@ -135,6 +141,9 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
         : () => chatCall(rt, call);
       pending = cache && request.cache !== false ? cache.chat(request, call.chain, call.startedAtMs, fetch) : fetch();
     }
+    // A shadowed chain's answer is copied to its shadow targets once the caller has it (runtime/shadow-book.ts).
+    const shadow = shadows.policyOf(call.chain);
+    if (shadow) pending.then((result) => shadows.offer(shadow, call, result), () => undefined);
     return events.has('call') ? observeCall(rt, call, pending) : pending;
   }
 
@@ -151,7 +160,7 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
       const refusal = embedRefusals.get(chain);
       if (refusal) throw refusal.with({});
       const startedAtMs = clock.now();
-      const call = calls.make('embed', chain, pools.order(rt.chains.get(chain)!, startedAtMs, embeddingsEndpoint), request, EMBED_NEEDS, signal, startedAtMs);
+      const call = calls.make('embed', chain, pools.order(rt.chains.get(chain)!, startedAtMs, embeddingsEndpoint, false, request), request, EMBED_NEEDS, signal, startedAtMs);
       const pending = embedCall(rt, call);
       return events.has('call') ? observeCall(rt, call, pending) : pending;
     } catch (err) {
@@ -173,7 +182,10 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
         iterated = true;
         const keepText = options?.keepText !== false;
         const live = () => streamCall(rt, call, { keepText });
-        const events$ = cache && request.cache !== false ? cachedStream(cache, request, call.chain, call.startedAtMs, live, keepText) : live();
+        const answered = cache && request.cache !== false ? cachedStream(cache, request, call.chain, call.startedAtMs, live, keepText) : live();
+        // A stream without its text (`keepText: false`) has nothing to compare a shadow with: it is not copied.
+        const shadow = keepText ? shadows.policyOf(call.chain) : undefined;
+        const events$ = shadow ? shadowedStream(shadows, shadow, call, answered) : answered;
         // `raw` events come only to a request carrying pass-through bytes (src/pass-through/seam.ts): never to a caller of this type.
         return (events.has('call') ? observeStream(rt, call, events$) : events$) as AsyncIterator<StreamEvent>;
       },
@@ -190,10 +202,12 @@ export function createRouter(config: SwitchyardConfig, options: RouterOptions = 
     async close() {
       if (closed) return closing;
       closed = true;
-      closing = shutdown(parts);
+      // Shadows first: those not started are dropped, running ones aborted, their events emitted.
+      closing = shadows.close().then(() => shutdown(parts));
       return closing;
     },
   };
+  if (options.shadowGrader) shadows.grader = options.shadowGrader(router);
   Object.defineProperty(router, INTERNALS, { value: { adapters, runtime: rt, store } satisfies RouterInternals, enumerable: false });
   return router;
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // simulator and report. It checks that figures are produced, never what they are: no timing here.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SCENARIOS = ['overhead', 'goodput', 'retry-storm', 'fallback', 'memory', 'gateway', 'embed', 'stream-memory', 'fleet-shares', 'hedge'];
+const SCENARIOS = ['overhead', 'goodput', 'retry-storm', 'fallback', 'memory', 'gateway', 'embed', 'stream-memory', 'fleet-shares', 'hedge', 'routing'];
 
 function runQuick(out: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {

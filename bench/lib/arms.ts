@@ -121,10 +121,10 @@ export async function useRouterSource(root: string = REPO_ROOT): Promise<void> {
   current = await loadCreateRouter(root);
 }
 
-/** A router with a silent logger, from `create` or else the source `useRouterSource` chose. */
-export function benchRouter(config: SwitchyardConfig, create: CreateRouter | undefined = current): Router {
+/** A router with a silent logger (and any other `options`, a seeded `random` say), from `create` or else the source `useRouterSource` chose. */
+export function benchRouter(config: SwitchyardConfig, create: CreateRouter | undefined = current, options?: RouterOptions): Router {
   if (!create) throw new Error('benchRouter: no router source loaded (call useRouterSource first)');
-  return create(config, { logger: silentLogger });
+  return create(config, Object.assign({ logger: silentLogger }, options));
 }
 
 /** One `router.chat` call for a bench request. */

@@ -105,6 +105,8 @@ async function endStream(open: OpenStream, slot: AttemptSlot | undefined, how: S
   open.ended = true;
   if (how === 'left') open.scope.release();
   open.scope.dispose();
+  // A cut stream's outlier verdict is its failure, given with the breaker's (`judgeAfterCommit`).
+  if (how !== 'failed') slot?.settleOutlier(how === 'done' ? 'success' : 'neutral');
   await slot?.end(how === 'done' ? { sent: true, usage, rateLimit: open.rateLimit } : { sent: true, rateLimit: open.rateLimit });
   if (how !== 'done') await open.events.return?.(undefined).catch(() => {});
 }

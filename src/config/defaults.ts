@@ -58,8 +58,11 @@ export const DEFAULTS = Object.freeze({
     reserveOutputTokens: 1_024,
     tokenizer: 'auto' as 'auto' | 'heuristic',
   }),
-  pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' }),
+  pool: Object.freeze({ pick: 'headroom' as 'headroom' | 'round_robin' | 'latency' | 'weighted', sticky: false as const }),
+  /** A pool step's `outlier` fields left unset (docs/routing.md, "Outlier ejection"). */
+  outlier: Object.freeze({ consecutiveFailures: 5, successRateBelow: 0.8, latencyAboveMedianX: 3, ejectMs: 30_000, maxEjectedPercent: 50 }),
   hedge: Object.freeze({ maxExtraPercent: 5 }),
+  shadow: Object.freeze({ maxInFlight: 4 }),
   tenant: Object.freeze({ share: 1 }),
   /** Spend budgets (`tenants.<name>.spend`, `gateway.keys[].spend`): no alerts, the whole remainder while Redis is down. */
   spend: Object.freeze({ alertAt: Object.freeze([]) as readonly number[], localShare: 1 }),

@@ -3,8 +3,12 @@ import { RouterError } from '../errors.js';
 import { configSchema, type ParsedConfig, type ProviderConfig } from './schema.js';
 import { maskedWhenPrinted, storeMaskedWhenPrinted } from './secret-fields.js';
 import { DEFAULTS } from './defaults.js';
+import type { OutlierPolicy } from '../decide/outlier-verdict.js';
 import { applyPreset, presetNeedsKey } from './apply-preset.js';
 import { spendProblems } from './spend-config.js';
+import { poolOf, type PoolOf } from './pool-config.js';
+
+export type { PoolOf, PoolPick } from './pool-config.js';
 
 /** One (provider, model) step of a chain, with its per-target options resolved. */
 export interface Target {
@@ -18,7 +22,9 @@ export interface Target {
   /** The retry budget's percentage for this target (`budgetPercent`, else `retry.budgetPercent`). */
   budgetPercent: number;
   /** Set on the members of a pool step: consecutive targets with one pool id form the pool. */
-  pool?: { id: string; pick: 'headroom' | 'round_robin' };
+  pool?: PoolOf;
+  /** Set on the members of a pool step with `outlier`: its settings, the unset ones at their defaults. */
+  outlier?: OutlierPolicy;
 }
 
 /** A provider's config plus the API key read from its `apiKeyEnv` (never logged). */
@@ -27,12 +33,28 @@ export type ResolvedProvider = ProviderConfig & { name: string; resolvedApiKey?:
 /** A chain's hedging, resolved: `afterMs` and/or `percentile`, and the cap on extra requests. */
 export type HedgePolicy = { afterMs?: number; percentile?: number; maxExtraPercent: number };
 
+/** A chain's shadow traffic, resolved (docs/routing.md, "Shadow traffic"). */
+export interface ShadowPolicy {
+  /** The candidate targets, each sent the sampled calls on its own single-target chain. */
+  targets: Target[];
+  /** The share of the chain's successful calls copied, in percent. */
+  percent: number;
+  /** Eval expectations each shadow answer is checked against (by the router's shadow grader). */
+  expect?: Record<string, unknown>;
+  /** A judge's rubric for each shadow answer (by the router's shadow grader). */
+  judge?: { rubric: string; chain?: string; minScore?: number };
+  /** Shadows of this chain in flight at once; one more is dropped. */
+  maxInFlight: number;
+}
+
 /** A validated config with defaults filled in, chains split into targets and keys read. */
 export interface ResolvedConfig extends Omit<ParsedConfig, 'chains' | 'providers'> {
   providers: Record<string, ResolvedProvider>;
   chains: Record<string, Target[]>;
   /** The chains that hedge (`{ steps, hedge }`), by name. */
   hedges: Record<string, HedgePolicy>;
+  /** The chains with shadow traffic (`{ steps, shadow }`), by name. */
+  shadows: Record<string, ShadowPolicy>;
 }
 
 /**
@@ -129,17 +151,32 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
   };
   const chains: Record<string, Target[]> = {};
   const hedges: Record<string, HedgePolicy> = {};
+  const shadows: Record<string, ShadowPolicy> = {};
   for (const [chainName, chain] of Object.entries(config.chains)) {
     const steps = Array.isArray(chain) ? chain : chain.steps;
     const base = Array.isArray(chain) ? `chains.${chainName}` : `chains.${chainName}.steps`;
     if (!Array.isArray(chain) && chain.hedge) hedges[chainName] = chain.hedge;
     chains[chainName] = steps.flatMap((step, i) => {
       if (typeof step === 'object' && 'pool' in step) {
-        const pool = { id: `${chainName}[${i}]`, pick: step.pick ?? DEFAULTS.pool.pick };
-        return step.pool.map((member, j) => target(member, `${base}[${i}].pool[${j}]`, pool));
+        const pool = poolOf(`${chainName}[${i}]`, step, `${base}[${i}]`, problems);
+        const members = step.pool.map((member, j) => target(member, `${base}[${i}].pool[${j}]`, pool));
+        if (step.outlier) {
+          const o = step.outlier;
+          const d = DEFAULTS.outlier;
+          const outlier: OutlierPolicy = Object.freeze({
+            consecutiveFailures: o.consecutiveFailures ?? d.consecutiveFailures, successRateBelow: o.successRateBelow ?? d.successRateBelow,
+            latencyAboveMedianX: o.latencyAboveMedianX ?? d.latencyAboveMedianX, ejectMs: o.ejectMs ?? d.ejectMs, maxEjectedPercent: o.maxEjectedPercent ?? d.maxEjectedPercent,
+          });
+          for (const member of members) member.outlier = outlier;
+        }
+        return members;
       }
       return [target(step, `${base}[${i}]`)];
     });
+    if (!Array.isArray(chain) && chain.shadow) {
+      const { targets, ...rest } = chain.shadow;
+      shadows[chainName] = Object.assign(rest, { targets: targets.map((t, i) => target(t, `chains.${chainName}.shadow.targets[${i}]`)) });
+    }
     if (hedges[chainName] && chains[chainName]!.length < 2) {
       problems.push(`chains.${chainName}.hedge: a hedge needs a second step or pool member to try, and the chain has one target`);
     }
@@ -149,5 +186,5 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
   if (problems.length > 0) throw configError(problems);
   // A Redis URL may carry its password: printed, it is masked; the store still connects with it.
   if (config.store.type === 'redis') storeMaskedWhenPrinted(config.store);
-  return { ...config, providers, chains, hedges };
+  return { ...config, providers, chains, hedges, shadows };
 }

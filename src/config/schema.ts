@@ -278,16 +278,48 @@ const targetObject = z.object({
 const targetString = z.string().regex(/^[^:]+:.+$/, { message: "expected 'provider:model'" });
 
 /**
+ * Outlier ejection for a pool's members (off unless set; docs/routing.md, "Outlier ejection"): a
+ * member that fails in a row, answers well below the others' success rate, or far slower than their
+ * median, is skipped for a time that grows with each ejection. A rule set to 0 is off.
+ */
+export const outlierSchema = z.object({
+  /** Server failures, transport errors and timeouts in a row (never a 429 or a caller's 4xx) that eject a member. @default 5 */
+  consecutiveFailures: nonNegativeInt.optional(),
+  /** Eject a member whose success rate over its last 20 verdicts is below this fraction of the other members'. @default 0.8 */
+  successRateBelow: z.number().min(0).max(1).optional(),
+  /** Eject a member whose median latency over its last 20 answers is above this many times the other members' median. @default 3 */
+  latencyAboveMedianX: z.number().min(0).refine((x) => x === 0 || x > 1, { message: 'latencyAboveMedianX is 0 (off) or more than 1' }).optional(),
+  /** The first ejection's length; the n-th lasts n times as long, at most 300 s (or ejectMs when longer). @default 30000 */
+  ejectMs: positiveMs.optional(),
+  /** The most of the pool ejected at once, in percent (one member may always be ejected, one always serves). @default 50 */
+  maxEjectedPercent: z.number().gt(0).max(100).optional(),
+}).strict();
+
+/**
  * Equivalent deployments of one model tried as one step: `headroom` orders them by the room each has
  * left (its local budget and what the provider last reported, minus the calls in flight),
- * `round_robin` takes turns; a capacity failure tries the pool's other members before the chain's
- * next step.
+ * `round_robin` takes turns, `latency` sends to the faster of two members drawn at random (power of
+ * two choices on peak-EWMA latency x (in flight + 1)), `weighted` splits calls by `weights`, per
+ * tenant or user with `sticky` (docs/routing.md); a capacity failure tries the pool's other members
+ * before the chain's next step.
  */
 const poolStep = z.object({
   /** The pool's members: targets as `'provider:model'` or objects. */
   pool: z.array(z.union([targetString, targetObject])).min(2, { message: 'a pool needs at least two members' }),
   /** How the pool's members are ordered for each call. @default 'headroom' */
-  pick: z.enum(['headroom', 'round_robin']).optional(),
+  pick: z.enum(['headroom', 'round_robin', 'latency', 'weighted']).optional(),
+  /**
+   * `pick: 'weighted'`: each member's share of the calls, keyed by the member as written
+   * (`'provider:model'`); every member needs one, none negative, not all zero.
+   */
+  weights: z.record(z.string(), z.number()).optional(),
+  /**
+   * `pick: 'weighted'`: keep a tenant's (or a request's `user`'s) calls on one member while it is
+   * available, by rendezvous hashing on the weights. @default false
+   */
+  sticky: z.union([z.enum(['tenant', 'user']), z.literal(false)]).optional(),
+  /** Eject members that fail, answer badly or slowly (off unless set). */
+  outlier: outlierSchema.optional(),
 }).strict();
 
 const chainSteps = z.array(z.union([targetString, targetObject, poolStep])).min(1, { message: 'a chain needs at least one target' });
@@ -307,12 +339,32 @@ export const hedgeSchema = z.object({
 }).strict().refine((h) => h.afterMs !== undefined || h.percentile !== undefined, { message: 'a hedge needs afterMs, percentile or both' });
 
 /**
- * One chain: its steps, tried in order, or `{ steps, hedge }`. A step is `'provider:model'` (split at the first colon:
+ * Shadow traffic (docs/routing.md, "Shadow traffic"): a sampled share of the chain's successful calls
+ * is sent again to each candidate target after the caller's answer is complete, and the candidate's
+ * answer is scored against the real one (a `shadow` event). Never on the caller's time, slot or budget.
+ */
+export const shadowSchema = z.object({
+  /** The candidate targets, `'provider:model'`: each gets the sampled calls on a chain of its own (no fall-through). */
+  targets: z.array(targetString).min(1, { message: 'a shadow needs at least one target' }),
+  /** The share of the chain's successful calls copied, in percent (0..100). */
+  percent: z.number().min(0).max(100),
+  /** Eval expectations (docs/eval.md) every shadow answer is checked against, by the router's shadow grader. */
+  expect: z.record(z.string(), z.unknown())
+    .refine((e) => !('judge' in e) && !('similar' in e), { message: 'judge and similar are not checked on shadow answers: use shadow.judge' })
+    .optional(),
+  /** A judge scores each shadow answer against the rubric, given the real answer (the eval judge). */
+  judge: z.object({ rubric: z.string().min(1), chain: z.string().min(1).optional(), minScore: z.number().min(0).max(1).optional() }).strict().optional(),
+  /** Shadows in flight at once, router-wide share of this chain; one more is dropped, never queued. @default 4 */
+  maxInFlight: positiveInt.default(DEFAULTS.shadow.maxInFlight),
+}).strict();
+
+/**
+ * One chain: its steps, tried in order, or `{ steps, hedge, shadow }`. A step is `'provider:model'` (split at the first colon:
  * `local:llama3:8b`), a target object, or a pool.
  */
 export const chainSchema = z.union([
   chainSteps,
-  z.object({ steps: chainSteps, hedge: hedgeSchema.optional() }).strict(),
+  z.object({ steps: chainSteps, hedge: hedgeSchema.optional(), shadow: shadowSchema.optional() }).strict(),
 ]);
 
 export const retrySchema = z.object({

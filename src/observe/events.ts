@@ -1,9 +1,10 @@
 import type { ErrorKind } from '../errors.js';
+import type { OutlierReason } from '../decide/outlier-verdict.js';
 import type { Attempt, RateLimitSnapshot, Usage } from '../types.js';
 
 /**
  * Which call an event belongs to: every event of a call carries it (`attempt`, `retry`, `fallback`,
- * `quota`, `ratelimit`, `call`); `breaker` when a call's outcome changed it; `store` never.
+ * `quota`, `ratelimit`, `outlier`, `call`); `breaker` when a call's outcome changed it; `store` never.
  */
 export interface CallRef {
   /** Unique per call (within the router's process), the same on every event of that call. */
@@ -63,6 +64,38 @@ export interface SpendEvent extends CallRef {
   localShare?: number;
 }
 
+/**
+ * One shadow copy of a call (docs/routing.md, "Shadow traffic"): the call's own fields (`callId`,
+ * `tenant`, `chain` and `operation` are the real call's), the target that answered the caller, the
+ * shadow target, and how the shadow answered and scored. Carries no prompt and no answer text.
+ */
+export interface ShadowEvent extends CallRef {
+  /** The target that answered the caller, its latency and cost. */
+  real: { provider: string; model: string; latencyMs: number; costUsd?: number };
+  /** The shadow target. */
+  provider: string;
+  model: string;
+  /** `ok`: the shadow answered; `error`: it failed; `dropped`: it was not sent (see `dropped`). */
+  outcome: 'ok' | 'error' | 'dropped';
+  /** `load`: the chain's `maxInFlight` shadows were running; `budget`: the shadow target's budget was full; `closed`: the router closed first. */
+  dropped?: 'load' | 'budget' | 'closed';
+  /** The shadow's latency, from its own start (after the caller's answer) to its answer or error. */
+  latencyMs?: number;
+  /** USD the shadow's answer cost at its target's price; never added to the caller's cost. */
+  costUsd?: number;
+  /** The shadow's error, when it failed: its kind and redacted message. */
+  kind?: ErrorKind;
+  error?: string;
+  /** Normalised text equality with the real answer, and the token Jaccard share (0..1). */
+  agreement?: { equal: boolean; similarity: number };
+  /** The chain's `shadow.expect` checked against the shadow answer: `pass` when every expectation holds. */
+  expect?: { pass: boolean; failed: { name: string; reason?: string }[] };
+  /** The judge's verdict on the shadow answer (`pass`: score at least `minScore`, when set), and its own cost. */
+  judge?: { score: number; reason: string; pass?: boolean; costUsd?: number };
+  /** A grader that failed (judge unreachable, malformed verdict, no grader given): never the shadow target's failure. */
+  graderError?: string;
+}
+
 /** Everything `router.on` can listen to, with its payload. */
 export interface RouterEvents {
   /**
@@ -108,8 +141,24 @@ export interface RouterEvents {
    * so the chain's next step (`to`) is tried too; the first answer wins, the other is aborted.
    */
   hedge: TargetRef & { afterMs: number; to: { provider: string; model: string } };
+  /**
+   * A pool member was ejected as an outlier (`action: 'eject'`), or returned to service when the
+   * request after its ejection time answered (`'return'`): the call whose attempt decided it, the
+   * pool (`chain[step]`), why (`reason`), for how long (`ejectedForMs`), the member's ejections
+   * counted towards the next one's length, and how many of the pool's members are out now.
+   */
+  outlier: TargetRef & {
+    pool: string;
+    action: 'eject' | 'return';
+    reason?: OutlierReason;
+    ejectedForMs?: number;
+    ejections: number;
+    ejectedMembers: number;
+  };
   /** A call ended: once per call, whatever the outcome. */
   call: CallEvent;
+  /** A shadow copy of a successful call was sent and scored, or dropped (docs/routing.md, "Shadow traffic"). */
+  shadow: ShadowEvent;
   /** A spend budget crossed an `alertAt` threshold, or runs on this process's share while the shared store is down. */
   spend: SpendEvent;
   /**

@@ -80,7 +80,7 @@ export function buildRuntime(resolved: ResolvedConfig, options: RuntimeOptions):
   const shareStore = store.shared && Object.keys(resolved.tenants).length > 0 ? roleOf(store, 'shares') : undefined;
   const fleet = shareStore ? new FleetShares(shareStore, clock, (name) => tenants.resolve(name).share, logger) : undefined;
   const rt: Runtime = {
-    config: resolved, chains: buildTargets(resolved, adapters, breakers), clock, events, logger, store,
+    config: resolved, chains: buildTargets(resolved, adapters, breakers, { clock, events, logger }), clock, events, logger, store,
     admission: new Admission(store, clock, closer, (err) => logger.warn({ err: String(err) }, 'state store failed while settling a lease: the answer stands, the lease expires by its TTL'), fleet),
     spend: new Spend(resolved, roleOf(store, 'spend'), clock, events, logger),
     closing: closer,
@@ -94,7 +94,7 @@ export function buildRuntime(resolved: ResolvedConfig, options: RuntimeOptions):
   };
   return {
     rt, adapters, store, breakers, tenants, closer, fleet,
-    pools: new PoolOrder(),
+    pools: new PoolOrder(rt.random),
     cache: resolved.cache ? new ResponseCache(cacheBackend(store, resolved.cache.maxEntries), resolved.cache.ttlMs, clock, logger) : undefined,
     idempotency: new Idempotency(roleOf(store, 'idempotency'), clock, resolved.idempotency.ttlMs, resolved.idempotency.pendingTtlMs),
   };

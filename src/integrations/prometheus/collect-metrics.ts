@@ -36,7 +36,8 @@ function release(registry: Registry, prefix: string): void {
  * Registers prom-client metrics named `switchyard_*` for a router and keeps them current from its
  * events: attempts by provider, model and outcome (skipped ones too), retries, fall-throughs, quota
  * errors, tokens, cost in USD by tenant (`switchyard_cost_usd_total`), a call-latency histogram, each breaker's state, and each target's rate-limit
- * headroom from the provider's headers (remaining, limit, and their ratio). Several routers may share
+ * headroom from the provider's headers (remaining, limit, and their ratio), and pool members ejected
+ * as outliers (`switchyard_outlier_ejections_total`, `switchyard_outlier_ejected`). Several routers may share
  * one registry. Returns a function that stops collecting (and, for the last router, unregisters them).
  * @example
  * const registry = new Registry();
@@ -59,6 +60,10 @@ export function collectMetrics(router: Router, options: CollectMetricsOptions = 
     }),
     router.on('quota', (e) => m.quota.inc({ provider: e.provider, model: e.model })),
     router.on('ratelimit', (e) => m.rateLimits.record(e.provider, e.model, e)),
+    router.on('outlier', (e) => {
+      if (e.action === 'eject') m.outlierEjections.inc({ pool: e.pool, provider: e.provider, model: e.model, reason: e.reason ?? 'unknown' });
+      m.outlierEjected.set({ pool: e.pool, provider: e.provider, model: e.model }, e.action === 'eject' ? 1 : 0);
+    }),
     router.on('call', (e) => {
       m.callDuration.observe({ chain: e.chain, operation: e.operation, outcome: e.outcome === 'ok' ? 'ok' : e.kind ?? 'unknown' }, e.latencyMs / 1000);
       // A replayed or cached answer used no tokens this time.

@@ -20,6 +20,8 @@ export interface MetricSet {
   remaining: Gauge<'provider' | 'model' | 'window'>;
   limit: Gauge<'provider' | 'model' | 'window'>;
   headroom: Gauge<'provider' | 'model' | 'window'>;
+  outlierEjections: Counter<'pool' | 'provider' | 'model' | 'reason'>;
+  outlierEjected: Gauge<'pool' | 'provider' | 'model'>;
   /** Counts of the counters bumped on every attempt or call, added to them at each scrape (`add(values, by)`, values in label order). */
   pending: {
     attempts: PendingCounts<'provider' | 'model' | 'outcome' | 'skipped'>;
@@ -78,6 +80,8 @@ export function createMetricSet(registry: Registry, prefix: string, latencyBucke
       name: named('ratelimit_headroom_ratio'), help: 'remaining / limit of a rate-limit window, 0 to 1 (alert under 0.1)', labelNames: ['provider', 'model', 'window'], registers,
       collect() { rateLimits.write(this, 'headroom'); },
     }),
+    outlierEjections: new Counter({ name: named('outlier_ejections_total'), help: 'Pool members ejected as outliers (a return probe that failed ejects again), by reason', labelNames: ['pool', 'provider', 'model', 'reason'], registers }),
+    outlierEjected: new Gauge({ name: named('outlier_ejected'), help: 'Whether a pool member is ejected as an outlier now: 1 from its ejection until its return', labelNames: ['pool', 'provider', 'model'], registers }),
     pending,
     rateLimits,
     routers,

@@ -5,6 +5,7 @@ import { waitVerdict, type WaitCandidate } from '../../decide/wait-verdict.js';
 import type { AttemptSlot } from '../steps/attempt-slot.js';
 import type { AttemptValue, CallKind } from '../steps/call-kind.js';
 import { ChainError } from './chain-error.js';
+import { OUTLIER_EJECTED } from '../outlier/outlier-pool.js';
 import { runTarget, type TargetDeps } from '../steps/run-target.js';
 import type { TargetRuntime } from '../state/target-runtime.js';
 
@@ -44,7 +45,8 @@ export async function runChain<P, T extends AttemptValue>(rt: ChainDeps, call: C
     const target = targets[i]!;
     const outcome = await runTarget(rt, call, target, kind);
     if (outcome.ok) return { value: outcome.value, target, slot: outcome.slot };
-    if (outcome.error.kind === 'circuit_open') opened ??= target;
+    // An ejected outlier is no last resort: the pool's members in service were the ones to try.
+    if (outcome.error.kind === 'circuit_open' && outcome.error.code !== OUTLIER_EJECTED) opened ??= target;
 
     last = outcome.error;
     if (outcome.error.kind !== 'unsupported') allRefused = false;

@@ -2,6 +2,7 @@ import type { ProviderAdapter } from '../../../providers/types.js';
 import { capabilitiesOf, type Capabilities } from './capabilities.js';
 import { DEFAULTS, STREAM_LEASE_TTL_MS } from '../../config/defaults.js';
 import type { ResolvedConfig, ResolvedProvider, Target } from '../../config/index.js';
+import { shadowChainName } from '../../config/shadow-config.js';
 import type { BudgetLimits } from '../../store/state-store.js';
 import type { RateLimitSnapshot } from '../../types.js';
 import type { AdaptiveThrottle } from '../breaker/adaptive-throttle.js';
@@ -12,6 +13,11 @@ import type { Breakers } from '../breaker/breakers.js';
 import type { CircuitBreaker } from '../breaker/circuit-breaker.js';
 import { paced } from '../admission/pacing.js';
 import { tokenCounter, type TokenCounter } from './tokenizers.js';
+import { LatencyTracker } from './latency-tracker.js';
+import { OutlierPool, type OutlierMember } from '../outlier/outlier-pool.js';
+import type { EventHub } from '../../observe/events.js';
+import type { Logger } from '../../observe/logger.js';
+import type { Clock } from '../../types.js';
 
 /**
  * One rate-limited endpoint of a target: providers count chat and embeddings on separate counters,
@@ -23,6 +29,8 @@ export interface Endpoint {
   coolingKey: string;
   /** What this process knows of the endpoint's load right now, for pools to pick by headroom. */
   load: EndpointLoad;
+  /** How fast the endpoint answers, kept only when it is a member of a `pick: 'latency'` pool. */
+  latency?: LatencyTracker;
 }
 
 /** Requests in flight from this process, the room its local budget has left, and the headroom the provider last reported. */
@@ -67,6 +75,15 @@ export interface TargetRuntime {
   readonly reserveOutputTokens: number;
   /** What requests this target can carry (tools, images, files, JSON schemas, embeddings). */
   readonly capabilities: Capabilities;
+  /** A member of a pool with `outlier`: its ejection state in that pool (undefined elsewhere). */
+  readonly outlier: OutlierMember | undefined;
+}
+
+/** What the pools' outlier state reads: the clock, and where ejections are reported. */
+export interface OutlierDeps {
+  readonly clock: Clock;
+  readonly events: EventHub;
+  readonly logger: Logger;
 }
 
 /** The limits of a target for chat: its provider's `limits`, with that model's overrides, paced. */
@@ -91,16 +108,20 @@ function embeddingLimits(provider: ResolvedProvider): BudgetLimits {
  * budget and cooling key per endpoint; targets of one provider share its breaker (or not, with
  * breaker scope `target`).
  */
-export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<string, ProviderAdapter>, breakers: Breakers): Map<string, TargetRuntime[]> {
+export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<string, ProviderAdapter>, breakers: Breakers, outliers?: OutlierDeps): Map<string, TargetRuntime[]> {
   // Only pool members are ordered by their local budget's level, so only they pay for keeping it.
   const pooled = new Set(Object.values(config.chains).flatMap((targets) => targets.filter((t) => t.pool).map((t) => t.key)));
+  // Only members of a latency pool are timed, so only they pay for it.
+  const timed = new Set(Object.values(config.chains).flatMap((targets) => targets.filter((t) => t.pool?.pick === 'latency').map((t) => t.key)));
   const endpoints = new Map<string, Endpoint>();
-  const endpoint = (key: string, inPool: boolean, limits: () => BudgetLimits): Endpoint => {
+  const endpoint = (key: string, member: string, limits: () => BudgetLimits): Endpoint => {
     let e = endpoints.get(key);
     if (!e) {
       const budget = { key, limits: limits() };
-      const level = inPool ? BudgetLevel.of(budget.limits) : undefined;
-      endpoints.set(key, (e = { budget, coolingKey: `target:${key}`, load: { inflight: 0, ...(level ? { level } : {}) } }));
+      const level = pooled.has(member) ? BudgetLevel.of(budget.limits) : undefined;
+      e = { budget, coolingKey: `target:${key}`, load: { inflight: 0, ...(level ? { level } : {}) } };
+      if (timed.has(member)) e.latency = new LatencyTracker();
+      endpoints.set(key, e);
     }
     return e;
   };
@@ -110,8 +131,21 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
     if (!w) windows.set(key, (w = new RetryWindow()));
     return w;
   };
+  // One outlier state per pool step with `outlier` (a pool's id names its chain and step), per process.
+  const outlierPools = new Map<string, OutlierPool>();
+  const outlierMember = (target: Target, probeLeaseMs: number): OutlierMember | undefined => {
+    if (!target.outlier || !target.pool || !outliers) return undefined;
+    let pool = outlierPools.get(target.pool.id);
+    if (!pool) outlierPools.set(target.pool.id, (pool = new OutlierPool(target.pool.id, target.outlier, outliers.clock, outliers.events, outliers.logger)));
+    return pool.add(probeLeaseMs);
+  };
   const chains = new Map<string, TargetRuntime[]>();
-  for (const [name, targets] of Object.entries(config.chains)) {
+  // Each shadow target also gets a chain of its own (config/shadow-config.ts): the one target, no fall-through.
+  const shadowChains = Object.values(config.shadows ?? {}).flatMap((s) => s.targets.map((t): [string, Target[]] => [shadowChainName(t), [t]]));
+  const shadowed = new Set(shadowChains.map(([name]) => name));
+  for (const [name, targets] of [...Object.entries(config.chains), ...shadowChains]) {
+    // A shadow never waits for room in its target's budget: a full budget drops it (maxQueueMs 0).
+    const queues = !shadowed.has(name);
     chains.set(name, targets.map((target) => {
       const provider = config.providers[target.provider]!;
       const adapter = adapters.get(target.provider)!;
@@ -119,17 +153,18 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
       const timeoutMs = provider.timeoutMs ?? DEFAULTS.provider.timeoutMs;
       return {
         target, provider, adapter, breaker, throttle, retryWindow: retryWindow(target.key),
-        chat: endpoint(target.key, pooled.has(target.key), () => chatLimits(provider, target.model)),
-        embeddings: endpoint(`${target.key}#embeddings`, pooled.has(target.key), () => embeddingLimits(provider)),
+        chat: endpoint(target.key, target.key, () => chatLimits(provider, target.model)),
+        embeddings: endpoint(`${target.key}#embeddings`, target.key, () => embeddingLimits(provider)),
         parkedKey: `provider:${target.provider}`,
         attemptTimeoutMs: timeoutMs,
         firstTokenTimeoutMs: provider.firstTokenTimeoutMs,
-        maxQueueMs: provider.limits?.maxQueueMs ?? config.retry.maxInlineWaitMs,
+        maxQueueMs: queues ? provider.limits?.maxQueueMs ?? config.retry.maxInlineWaitMs : 0,
         leaseTtlMs: timeoutMs * 2 + 1_000,
         streamLeaseTtlMs: STREAM_LEASE_TTL_MS,
         tokenCount: tokenCounter(target.model, provider.limits?.tokenizer ?? DEFAULTS.limits.tokenizer, adapter.traits.tokenCounting === 'characters'),
         reserveOutputTokens: adapter.traits.defaultMaxTokens ?? provider.limits?.reserveOutputTokens ?? DEFAULTS.limits.reserveOutputTokens,
         capabilities: capabilitiesOf(provider, adapter.traits),
+        outlier: outlierMember(target, timeoutMs),
       };
     }));
   }

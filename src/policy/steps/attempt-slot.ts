@@ -27,6 +27,8 @@ export class AttemptSlot {
   private tookTokens: TokenEstimate | undefined;
   /** The target's price, when no spend budget settles the attempt: its usage is priced into the call's cost at `end`. */
   private price: Price | undefined;
+  /** A committed stream's latency to its first token, held for its outlier verdict at its end (-1: none held). */
+  private outlierLatencyMs = -1;
 
   constructor(private readonly lease: Lease, private readonly target: TargetRuntime, private readonly load: EndpointLoad, private readonly call: Call) {
     load.inflight++;
@@ -83,6 +85,23 @@ export class AttemptSlot {
     if (this.judgedAfterCommit) return;
     this.judgedAfterCommit = true;
     this.verdict('closed', outcome, nowMs);
+    this.settleOutlier(outcome);
+  }
+
+  /** A committed stream of a pool member with outlier ejection: its verdict there waits for the stream's end. */
+  deferOutlier(latencyMs: number): void {
+    this.outlierLatencyMs = latencyMs;
+  }
+
+  /**
+   * The held outlier verdict, once: `success` for a stream that finished, `failure` for one cut off
+   * (through `judgeAfterCommit`), `neutral` for one its consumer left (its first token's latency still counts).
+   */
+  settleOutlier(outcome: BreakerOutcome): void {
+    if (this.outlierLatencyMs < 0) return;
+    const latencyMs = this.outlierLatencyMs;
+    this.outlierLatencyMs = -1;
+    this.target.outlier?.record(outcome, latencyMs, this.call, this.target);
   }
 
   /** The one place a verdict enters the adaptive throttle and the breaker. */

@@ -7,6 +7,7 @@ import type { Admission } from '../admission/admission.js';
 import type { AttemptContext, StepResult } from './attempt-context.js';
 import type { AttemptValue } from './call-kind.js';
 import { recordSkip, type Skip, type SkipDeps } from './record-outcome.js';
+import { OUTLIER_EJECTED } from '../outlier/outlier-pool.js';
 
 /** What the gate reads: whether the router closes, the blocks (parked, cooling), and admission's hold for a target waited out. */
 export interface GateDeps extends SkipDeps {
@@ -26,7 +27,7 @@ function blockSkip(a: AttemptContext<unknown, AttemptValue, GateDeps>, block: Bl
 /**
  * The first step: is the target open for an attempt at all? A target that cannot carry the request
  * (a capability it lacks), a parked provider (quota), a cooling endpoint (rate limit) or an open
- * circuit skips it without a request, and the call moves on; but a cooling endpoint the chain chose
+ * circuit, or a pool member ejected as an outlier, skips it without a request, and the call moves on; but a cooling endpoint the chain chose
  * to wait for (`waitsOutCooling`) holds its budget until the cooling ends, and the call queues there.
  */
 export function gate<P, T extends AttemptValue>(a: AttemptContext<P, T, GateDeps>): MaybePromise<StepResult<T>> {
@@ -52,6 +53,11 @@ function openOrSkip<P, T extends AttemptValue>(a: AttemptContext<P, T, GateDeps>
   } else if (block) return recordSkip(rt, call, target, blockSkip(a as AttemptContext<unknown, AttemptValue, GateDeps>, block));
   if (!a.lastResort && !target.breaker.admits()) {
     return recordSkip(rt, call, target, { kind: 'circuit_open', message: `circuit for ${target.breaker.key} is open`, availableInMs: target.breaker.reopensInMs() });
+  }
+  // A pool member ejected as an outlier is passed over like a cooling one, last resort or not (its pool's others serve).
+  const outlier = target.outlier;
+  if (outlier !== undefined && !outlier.admits(a.startedAtMs)) {
+    return recordSkip(rt, call, target, { kind: 'circuit_open', code: OUTLIER_EJECTED, message: `${target.target.key} is ejected from its pool as an outlier`, availableInMs: outlier.returnsInMs(a.startedAtMs) });
   }
   return undefined;
 }

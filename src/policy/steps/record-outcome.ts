@@ -32,7 +32,7 @@ function outcomeOf(a: AttemptContext<unknown, AttemptValue>): BreakerOutcome {
 
 /**
  * Records how one sent attempt ended, in the one place that does: into the breaker and the adaptive
- * throttle (the slot's verdict), the call's attempts, the `attempt` and `ratelimit` events, and the
+ * throttle (the slot's verdict), a pool member's outlier record, the call's attempts, the `attempt` and `ratelimit` events, and the
  * budget: the slot is ended, its lease reconciled against the usage billed, unless a stream that
  * committed keeps it until its end.
  */
@@ -44,7 +44,16 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T,
   if (error && (!a.sent || error.kind === 'unsupported')) return recordUnsent(a, error);
   const now = rt.clock.now();
   const latencyMs = now - a.sentAtMs;
-  slot.judge(outcomeOf(a as AttemptContext<unknown, AttemptValue>), now);
+  const verdict = outcomeOf(a as AttemptContext<unknown, AttemptValue>);
+  slot.judge(verdict, now);
+  // A latency pool's member learns how fast it answered (a stream: its first token), or how long it made the call wait before timing out.
+  const timed = a.endpoint.latency;
+  if (timed !== undefined && (!error || (error.kind === 'timeout' && (a.cause === undefined || a.cause === 'attempt_timeout')))) timed.observe(a.kind.name === 'stream', latencyMs, now);
+  // A pool member's outlier record: a committed stream's verdict waits for its end (a cut is a failure).
+  if (target.outlier !== undefined) {
+    if (!error && a.kind.keepsAttempt) slot.deferOutlier(latencyMs);
+    else target.outlier.record(verdict, error ? undefined : latencyMs, call, target);
+  }
   const requestId = value?.requestId ?? error?.requestId;
   const rateLimit = value?.rateLimit ?? error?.rateLimit;
   if (rateLimit) {
@@ -65,7 +74,7 @@ export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T,
   const { events } = rt;
   if (events.has('attempt')) {
     // A server failure the budget would not retry says so here (the decision table then falls through).
-    const budgetSpent = error !== undefined && outcomeOf(a as AttemptContext<unknown, AttemptValue>) === 'failure' && a.attempt < target.target.maxAttempts
+    const budgetSpent = error !== undefined && verdict === 'failure' && a.attempt < target.target.maxAttempts
       && (error.kind !== 'timeout' || rt.retryPolicy.retryTimeouts)
       && !target.retryWindow.allows(now, target.target.budgetPercent, rt.config.retry.budgetMinRetries);
     events.emit('attempt', targetEvent(call, target, {
