@@ -8,6 +8,7 @@ import type { RouterEvents } from '../../src/observe/events.js';
 import { createRouter, type Router } from '../../src/router.js';
 import { fakeRequests } from '../../src/testing/index.js';
 import { captureLogger } from '../support/capture-logger.js';
+import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
 
 // Outlier ejection through the whole router, on fake providers and one virtual clock: every count
@@ -24,8 +25,7 @@ type Outlier = z.input<typeof outlierSchema>;
 type Provider = SwitchyardConfig['providers'][string];
 
 /** A router on fake members a, b (and c), one pool step with `outlier`; breakers kept out of the way. */
-function pool(members: Record<string, Provider>, outlier: Outlier, pick?: 'headroom' | 'round_robin') {
-  const clock = new VirtualClock();
+function pool(members: Record<string, Provider>, outlier: Outlier, pick?: 'headroom' | 'round_robin', clock = new VirtualClock()) {
   const router = createRouter({
     providers: members,
     chains: { default: [{ pool: Object.keys(members).map((m) => `${m}:m`), outlier, ...(pick ? { pick } : {}) }] },
@@ -88,6 +88,29 @@ describe('outlier ejection of a pool member', () => {
     await calls(router, 4);
     // Back in service: headroom keeps the configured order, so a answers every call.
     expect(sent('a')).toBe(3 + 1 + 4);
+  });
+
+  it('sends one request, not one per call, to a member whose time is up while many calls arrive at once', async () => {
+    let down = true;
+    const clock = new VirtualClock({ autoAdvance: false });
+    const { router, events, sent } = pool({
+      a: { type: 'fake', latencyMs: 100, respond: () => (down ? { fail: 'server', status: 503 } : 'ok') }, b: { type: 'fake', latencyMs: 100 },
+    }, { consecutiveFailures: 1, ejectMs: 10_000 }, undefined, clock);
+    const first = router.chat(ask());
+    await until(() => sent('a') === 1, 'the first request');
+    await clock.advance(100);
+    await until(() => sent('b') === 1, 'the fall-through');
+    await clock.advance(100);
+    await first;
+    down = false;
+    await clock.advance(10_000);
+    const burst = Array.from({ length: 5 }, () => router.chat(ask()));
+    await until(() => sent('a') + sent('b') === 7, 'the probe and four calls passed over to b');
+    expect([sent('a'), sent('b')]).toEqual([2, 5]);
+    await clock.advance(100);
+    const answered = await Promise.all(burst);
+    expect(answered.filter((r) => r.provider === 'a')).toHaveLength(1);
+    expect(events.map((e) => e.action)).toEqual(['eject', 'return']);
   });
 
   it('never ejects more than maxEjectedPercent of the pool: when every member fails, one still gets every call', async () => {

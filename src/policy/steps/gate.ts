@@ -26,9 +26,10 @@ function blockSkip(a: AttemptContext<unknown, AttemptValue, GateDeps>, block: Bl
 
 /**
  * The first step: is the target open for an attempt at all? A target that cannot carry the request
- * (a capability it lacks), a parked provider (quota), a cooling endpoint (rate limit) or an open
- * circuit, or a pool member ejected as an outlier, skips it without a request, and the call moves on; but a cooling endpoint the chain chose
- * to wait for (`waitsOutCooling`) holds its budget until the cooling ends, and the call queues there.
+ * (a capability it lacks), a parked provider (quota), a cooling endpoint (rate limit), an open
+ * circuit or a pool member ejected as an outlier skips it without a request, and the call moves on;
+ * but a cooling endpoint the chain chose to wait for (`waitsOutCooling`) holds its budget until the
+ * cooling ends, and the call queues there.
  */
 export function gate<P, T extends AttemptValue>(a: AttemptContext<P, T, GateDeps>): MaybePromise<StepResult<T>> {
   const { deps: rt, target } = a;

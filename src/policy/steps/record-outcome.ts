@@ -32,9 +32,9 @@ function outcomeOf(a: AttemptContext<unknown, AttemptValue>): BreakerOutcome {
 
 /**
  * Records how one sent attempt ended, in the one place that does: into the breaker and the adaptive
- * throttle (the slot's verdict), a pool member's outlier record, the call's attempts, the `attempt` and `ratelimit` events, and the
- * budget: the slot is ended, its lease reconciled against the usage billed, unless a stream that
- * committed keeps it until its end.
+ * throttle (the slot's verdict), a pool member's outlier record, the call's attempts, the `attempt`
+ * and `ratelimit` events, and the budget: the slot is ended, its lease reconciled against the usage
+ * billed, unless a stream that committed keeps it until its end.
  */
 export function recordOutcome<P, T extends AttemptValue>(a: AttemptContext<P, T, RecordDeps>): StepResult<T> | Promise<StepResult<T>> {
   const { deps: rt, call, target, value, error } = a;
