@@ -9,7 +9,18 @@ import type { RelayEvent } from './stream.js';
 /** What a call event reads of the router: its clock and its events. */
 export type ObserveDeps = SkipDeps;
 
+/** The pool and member of the call's target that answered (or streamed), when it is a pool member. */
+function poolMember(call: Call, provider: string | undefined, model: string | undefined): CallEvent['pool'] {
+  if (provider === undefined) return undefined;
+  for (const t of call.targets) {
+    if (t.target.provider === provider && t.target.model === model) return t.target.pool ? { id: t.target.pool.id, member: t.target.key } : undefined;
+  }
+  return undefined;
+}
+
 function ended(rt: ObserveDeps, call: Call, outcome: Omit<CallEvent, keyof ReturnType<typeof callRef> | 'latencyMs' | 'attempts' | 'startedAtMs'>): void {
+  const pool = poolMember(call, outcome.provider, outcome.model);
+  if (pool) outcome.pool = pool;
   rt.events.emit('call', callEvent(call, {
     startedAtMs: call.startedAtMs, latencyMs: rt.clock.now() - call.startedAtMs, attempts: call.attempts,
     ...(call.cost.usd !== undefined ? { costUsd: call.cost.usd } : {}), ...outcome,

@@ -48,6 +48,11 @@ export interface CallEvent extends CallRef {
   costUsd?: number;
   /** True when a hedge was sent for the call (see the `hedge` event). */
   hedged?: boolean;
+  /**
+   * When the target that answered is a pool member: the pool (`chain[step]`) and the member
+   * (`provider:model`, as the pool's `weights` name it).
+   */
+  pool?: { id: string; member: string };
 }
 
 /** A spend budget's news: an alert threshold crossed (once per window, fleet-wide), or a budget held per process while the shared store is down. */

@@ -211,3 +211,28 @@ describe('weighted pool config', () => {
     }
   });
 });
+
+describe("a pool member's identity on the call event", () => {
+  it('names the pool and the member that answered, for chats and streams; a step outside a pool has none', async () => {
+    const router = createRouter({
+      providers: { a: { type: 'fake' }, b: { type: 'fake', script: [{ fail: 'server' }] }, solo: { type: 'fake' } },
+      chains: {
+        default: [{ pool: ['b:m', 'a:m'], pick: 'weighted', weights: { 'b:m': 1, 'a:m': 0 } }],
+        plain: ['solo:m'],
+      },
+      retry: { maxAttempts: 1 },
+    } as SwitchyardConfig, { logger: captureLogger().logger, clock: new VirtualClock(), random: mulberry32(7) });
+    routers.push(router);
+    const calls: Array<{ provider?: string; model?: string; pool?: unknown }> = [];
+    router.on('call', (e) => calls.push({ provider: e.provider, model: e.model, pool: e.pool }));
+    // b (weight 1) fails its first request, so a answers: the event names a, the member that answered.
+    await router.chat(ask());
+    for await (const _ of router.stream(ask())) { /* drain */ }
+    await router.chat(Object.assign(ask(), { chain: 'plain' }));
+    expect(calls).toEqual([
+      { provider: 'a', model: 'm', pool: { id: 'default[0]', member: 'a:m' } },
+      { provider: 'b', model: 'm', pool: { id: 'default[0]', member: 'b:m' } },
+      { provider: 'solo', model: 'm', pool: undefined },
+    ]);
+  });
+});
