@@ -18,3 +18,4 @@ export type { ProgressOptions, ProgressReporter } from './progress.js';
 export { renderTerminalReport } from './terminal-report.js';
 export { renderHtmlReport } from './html/html-report.js';
 export type { EvalReport, TargetSummary, CaseSummary, CaseCell, CellStatus, RunRecord, RunError, Price } from './report-types.js';
+export { evalShadowGrader } from './shadow-grader.js';
