@@ -13,7 +13,8 @@ export type {
   TextPart, ImagePart, FilePart, CacheBreakpoint, Tool, ToolCall, ToolChoice, ResponseFormat, ReasoningOptions, ProviderParts, JSONSchema,
   SchemaInput, Usage, FinishReason, RateLimitSnapshot, RateLimitWindow, EmbedRequest, EmbedResult,
 } from './types.js';
-export type { RouterEvents, RouterEventName, Listener, SpendEvent } from './observe/events.js';
+export type { RouterEvents, RouterEventName, Listener, SpendEvent, ShadowEvent } from './observe/events.js';
+export type { ShadowGrader } from './runtime/shadow-grader.js';
 export { systemClock } from './time/system-clock.js';
 export type { Clock, Timer, TimerOptions } from './types.js';
 export { memoryStore } from './store/memory-store.js';

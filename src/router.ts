@@ -63,7 +63,7 @@ export interface Router {
    * one model; inputs beyond a provider's per-request ceiling are sent in batches.
    */
   embed(request: EmbedRequest): Promise<EmbedResult>;
-  /** Listens to `attempt`, `retry`, `fallback`, `breaker`, `quota`, `ratelimit`, `store` or `call`; returns an unsubscribe. */
+  /** Listens to `attempt`, `retry`, `fallback`, `breaker`, `quota`, `ratelimit`, `store`, `call`, `hedge`, `spend` or `shadow`; returns an unsubscribe. */
   on<E extends RouterEventName>(event: E, fn: Listener<E>): () => void;
   /** The state of every circuit breaker. */
   breakerStates(): Record<string, BreakerState>;

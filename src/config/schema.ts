@@ -445,6 +445,8 @@ export const gatewaySchema = z.object({
   logRequests: z.boolean().default(DEFAULTS.gateway.logRequests),
   /** Pass-through: a chat completion (streamed or not) or embeddings request that an OpenAI-compatible target takes as it is, or a Responses request (streamed or not) to an `api: 'responses'` OpenAI target that needs nothing mapped, goes upstream as the client's bytes (only `model` rewritten) and its answer comes back as the upstream's; `false` (`switchyard serve --no-pass-through`) translates every request. @default true */
   passThrough: z.boolean().default(DEFAULTS.gateway.passThrough),
+  /** A JSON-lines file `switchyard serve` appends every `shadow` event to (docs/routing.md, "Shadow traffic"), read by `switchyard eval --shadow-report`. @default none */
+  shadowLog: z.string().min(1).optional(),
   /** `POST /v1/responses`: the conversations `previous_response_id` continues, kept in the state store. */
   responses: z.object({
     /** How long a stored response can be continued. @default 3600000 */

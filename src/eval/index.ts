@@ -33,3 +33,4 @@ export { compareBaseline } from './baseline/compare-baseline.js';
 export { suggestChain } from './suggest/suggest-chain.js';
 export { renderMarkdownReport } from './markdown/markdown-report.js';
 export type { Comparison, Power, BaselineDiff, Suggestion } from './analysis-types.js';
+export { evalShadowGrader } from './shadow-grader.js';

@@ -1,4 +1,6 @@
+import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { collectMetrics } from '../../src/integrations/prometheus/index.js';
 import type { SwitchyardConfig } from '../../src/config/index.js';
 import { evalShadowGrader } from '../../src/eval/shadow-grader.js';
 import type { RouterEvents } from '../../src/observe/events.js';
@@ -71,6 +73,21 @@ describe('a scored shadow', () => {
     const judged = JSON.stringify(fakeRequests(router, 'judge')[0]!.messages);
     expect(judged).toContain('the production target answered:\\nParis');
     expect(judged).toContain('It is Lyon');
+  });
+
+  it('counts shadows, their similarity, expectations and judge scores in the switchyard_shadow_* metrics', async () => {
+    const { router, settle } = scored({ score: 0.25, reason: 'wrong city' }, { expect: { contains: 'Paris' }, judge: { rubric: 'r' } });
+    const registry = new Registry();
+    const stop = collectMetrics(router, { registry });
+    await router.chat(ask);
+    await router.chat(ask);
+    await settle();
+    const text = await registry.metrics();
+    stop();
+    expect(text).toContain('switchyard_shadow_total{chain="default",target="cand:m",outcome="ok"} 2');
+    expect(text).toContain('switchyard_shadow_similarity_count{chain="default",target="cand:m"} 2');
+    expect(text).toContain('switchyard_shadow_expect_total{chain="default",target="cand:m",pass="false"} 2');
+    expect(text).toContain('switchyard_shadow_judge_score_sum{chain="default",target="cand:m"} 0.5');
   });
 
   it("reports a malformed verdict as the grader's error, and keeps the shadow's own outcome ok", async () => {

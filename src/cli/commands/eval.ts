@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
@@ -13,6 +13,7 @@ import { applyMinPass, parseMinPass } from '../../eval/min-pass.js';
 import { progressReporter } from '../../eval/progress.js';
 import { EVAL_DEFAULTS, runEval } from '../../eval/run-eval.js';
 import { renderTerminalReport } from '../../eval/terminal-report.js';
+import { parseShadowLog, renderShadowReport, summariseShadows } from '../../eval/shadow-report.js';
 import { REDACT_PATHS } from '../../observe/redact.js';
 import { UsageError, type CliCommand, type CliIO } from '../command.js';
 import { cliConfig } from '../config-source.js';
@@ -22,6 +23,7 @@ import { suggestChain } from '../../eval/suggest/suggest-chain.js';
 import { readBaselineRuns } from './eval-baseline.js';
 
 const USAGE = `Usage: switchyard eval --cases FILE [--chain NAME] [options]
+       switchyard eval --shadow-report FILE
 
 Sends every case to every target of a chain directly (no fall-through: the point is to compare),
 with the router's retries, breakers and budgets, and reports per target: pass rate, failed
@@ -47,6 +49,8 @@ Options:
   --cache DIR         keep answers, judge verdicts and embeddings on disk (default: ${DEFAULT_CACHE_DIR})
   --no-cache          send every request again and store nothing
   --log-level LEVEL   router log lines on stderr (default: silent; the report records every failure)
+  --shadow-report FILE  read the shadow events a gateway wrote (gateway.shadowLog, JSON lines) and print,
+                      per chain and candidate: n, agreement, pass rate, judge mean, latency and cost vs real
 
 Exit codes: 0 when every target is at or above --min-pass (or none was given), 1 when one is under
 it, when --fail-on-regression finds a regression, or the run failed, 2 for a usage error.`;
@@ -68,7 +72,7 @@ function parse(argv: string[]) {
       options: {
         cases: { type: 'string' }, chain: { type: 'string' }, config: { type: 'string' }, targets: { type: 'string' },
         repeat: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' }, html: { type: 'string' },
-        'min-pass': { type: 'string' }, 'log-level': { type: 'string' },
+        'min-pass': { type: 'string' }, 'log-level': { type: 'string' }, 'shadow-report': { type: 'string' },
         baseline: { type: 'string' }, 'fail-on-regression': { type: 'boolean' }, md: { type: 'string' }, suggest: { type: 'boolean' },
         'judge-chain': { type: 'string' }, 'embed-chain': { type: 'string' }, cache: { type: 'string' }, 'no-cache': { type: 'boolean' },
       },
@@ -91,6 +95,7 @@ export const command: CliCommand = {
   usage: USAGE,
   async run(argv, io) {
     const values = parse(argv);
+    if (values['shadow-report'] !== undefined) return shadowReport(io, values['shadow-report']);
     if (!values.cases) throw new UsageError('--cases FILE is required (a .jsonl, .json or .ts file of cases)');
     const repeat = count('repeat', values.repeat, EVAL_DEFAULTS.repeat);
     const concurrency = count('concurrency', values.concurrency, EVAL_DEFAULTS.concurrency);
@@ -150,3 +155,15 @@ export const command: CliCommand = {
     return (report.minPass && report.minPass.below.length > 0) || regressed.length > 0 ? 1 : 0;
   },
 };
+
+/** `--shadow-report FILE`: the shadow events a gateway wrote, summarised per chain and candidate. */
+async function shadowReport(io: CliIO, file: string): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(resolve(io.cwd, file), 'utf8');
+  } catch (err) {
+    throw new UsageError(`--shadow-report: cannot read ${file}: ${(err as Error).message}`);
+  }
+  io.stdout(renderShadowReport(summariseShadows(parseShadowLog(text))));
+  return 0;
+}

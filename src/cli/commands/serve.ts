@@ -4,6 +4,8 @@ import { pino } from 'pino';
 import type { Gateway } from '../../gateway/index.js';
 import { REDACT_PATHS } from '../../observe/redact.js';
 import { createRouter, type Router } from '../../router.js';
+import { evalShadowGrader } from '../../eval/shadow-grader.js';
+import { openShadowLog, type ShadowLog } from '../../gateway/shadow-log.js';
 import { parseFlags, wholeNumberFlag } from '../args.js';
 import { UsageError, type CliCommand, type CliIO } from '../command.js';
 import { asUsage, loadCliConfig as load } from '../config-source.js';
@@ -77,6 +79,7 @@ export const command: CliCommand = {
     const place = workerPlace(io.env);
     const simulator = !place && values.config === undefined && needsOfflineSimulator(io.env) ? await startOfflineSimulator() : undefined;
     let router: Router | undefined;
+    let shadowLog: ShadowLog | undefined;
     try {
       // Workers read the config the primary already read (and said so of): quietly.
       const loaded = await load(place ? { ...io, stderr: () => {} } : io, values.config, simulator);
@@ -109,7 +112,9 @@ export const command: CliCommand = {
       const logger = pino({ name: 'switchyard', level, redact: { paths: [...REDACT_PATHS], censor: '[REDACTED]' } }, { write: (line: string) => io.stderr(line) });
       let gateway: Gateway;
       try {
-        router = createRouter(config, { logger, env });
+        // Shadow answers are scored with the eval expectations and judge, and written where the config says.
+        router = createRouter(config, { logger, env, shadowGrader: evalShadowGrader });
+        if (router.config.gateway.shadowLog !== undefined) shadowLog = openShadowLog(router, router.config.gateway.shadowLog);
         gateway = (await loadGateway()).createGateway(router, { logger, env, ...(values['log-requests'] ? { logRequests: true } : {}), ...(values['no-pass-through'] ? { passThrough: false } : {}) });
       } catch (err) {
         throw asUsage(err);
@@ -143,6 +148,7 @@ export const command: CliCommand = {
       return 0;
     } finally {
       await router?.close();
+      await shadowLog?.close();
       await simulator?.stop();
       // A worker's IPC channel would keep it alive after the command ends, its error included.
       // cluster.worker.disconnect (not process.disconnect, which cluster answers with exit code 0).

@@ -35,7 +35,7 @@ function release(registry: Registry, prefix: string): void {
 /**
  * Registers prom-client metrics named `switchyard_*` for a router and keeps them current from its
  * events: attempts by provider, model and outcome (skipped ones too), retries, fall-throughs, quota
- * errors, tokens, cost in USD by tenant (`switchyard_cost_usd_total`), a call-latency histogram, each breaker's state, and each target's rate-limit
+ * errors, tokens, cost in USD by tenant (`switchyard_cost_usd_total`), a call-latency histogram, shadow copies and their scores (`switchyard_shadow_*`), each breaker's state, and each target's rate-limit
  * headroom from the provider's headers (remaining, limit, and their ratio), and pool members ejected
  * as outliers (`switchyard_outlier_ejections_total`, `switchyard_outlier_ejected`). Several routers may share
  * one registry. Returns a function that stops collecting (and, for the last router, unregisters them).
@@ -59,6 +59,14 @@ export function collectMetrics(router: Router, options: CollectMetricsOptions = 
       if (e.to) m.fallbacks.inc({ chain: e.chain, provider: e.provider, model: e.model, kind: e.kind, to: `${e.to.provider}:${e.to.model}` });
     }),
     router.on('quota', (e) => m.quota.inc({ provider: e.provider, model: e.model })),
+    router.on('shadow', (e) => {
+      const labels = { chain: e.chain, target: `${e.provider}:${e.model}` };
+      m.shadows.inc({ chain: labels.chain, target: labels.target, outcome: e.dropped ? `dropped_${e.dropped}` : e.outcome });
+      if (e.agreement) m.shadowSimilarity.observe(labels, e.agreement.similarity);
+      if (e.expect) m.shadowExpect.inc({ chain: labels.chain, target: labels.target, pass: e.expect.pass ? 'true' : 'false' });
+      if (e.judge) m.shadowJudge.observe(labels, e.judge.score);
+      if (e.costUsd) m.shadowCost.inc(labels, e.costUsd);
+    }),
     router.on('ratelimit', (e) => m.rateLimits.record(e.provider, e.model, e)),
     router.on('outlier', (e) => {
       if (e.action === 'eject') m.outlierEjections.inc({ pool: e.pool, provider: e.provider, model: e.model, reason: e.reason ?? 'unknown' });

@@ -6,6 +6,9 @@ import { RateLimitFigures } from './rate-limit-gauges.js';
 /** Call latency buckets, in seconds: from a cached answer to a long generation. */
 export const LATENCY_BUCKETS_S = Object.freeze([0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80]);
 
+/** Buckets of the 0..1 shadow scores. */
+const SHARE_BUCKETS = Object.freeze([0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1]);
+
 const BREAKER_STATES = [['closed', 'closed'], ['open', 'open'], ['halfOpen', 'half_open']] as const;
 
 /** The `switchyard_*` metrics of one registry, shared by every router collected into it. */
@@ -22,6 +25,12 @@ export interface MetricSet {
   headroom: Gauge<'provider' | 'model' | 'window'>;
   outlierEjections: Counter<'pool' | 'provider' | 'model' | 'reason'>;
   outlierEjected: Gauge<'pool' | 'provider' | 'model'>;
+  /** Shadow copies by chain, shadow target and outcome (`ok`, `error`, `dropped_load`, `dropped_budget`, `dropped_closed`). */
+  shadows: Counter<'chain' | 'target' | 'outcome'>;
+  shadowSimilarity: Histogram<'chain' | 'target'>;
+  shadowExpect: Counter<'chain' | 'target' | 'pass'>;
+  shadowJudge: Histogram<'chain' | 'target'>;
+  shadowCost: Counter<'chain' | 'target'>;
   /** Counts of the counters bumped on every attempt or call, added to them at each scrape (`add(values, by)`, values in label order). */
   pending: {
     attempts: PendingCounts<'provider' | 'model' | 'outcome' | 'skipped'>;
@@ -82,6 +91,11 @@ export function createMetricSet(registry: Registry, prefix: string, latencyBucke
     }),
     outlierEjections: new Counter({ name: named('outlier_ejections_total'), help: 'Pool members ejected as outliers (a return probe that failed ejects again), by reason', labelNames: ['pool', 'provider', 'model', 'reason'], registers }),
     outlierEjected: new Gauge({ name: named('outlier_ejected'), help: 'Whether a pool member is ejected as an outlier now: 1 from its ejection until its return', labelNames: ['pool', 'provider', 'model'], registers }),
+    shadows: new Counter({ name: named('shadow_total'), help: 'Shadow copies of calls by chain, shadow target and outcome: ok, error, dropped_load, dropped_budget, dropped_closed', labelNames: ['chain', 'target', 'outcome'], registers }),
+    shadowSimilarity: new Histogram({ name: named('shadow_similarity'), help: "Token Jaccard similarity of a shadow's answer with the real one, 0 to 1", labelNames: ['chain', 'target'], buckets: [...SHARE_BUCKETS], registers }),
+    shadowExpect: new Counter({ name: named('shadow_expect_total'), help: "Shadow answers checked against the chain's shadow.expect, by whether every expectation held", labelNames: ['chain', 'target', 'pass'], registers }),
+    shadowJudge: new Histogram({ name: named('shadow_judge_score'), help: "The judge's score of a shadow answer, 0 to 1", labelNames: ['chain', 'target'], buckets: [...SHARE_BUCKETS], registers }),
+    shadowCost: new Counter({ name: named('shadow_cost_usd_total'), help: "USD of shadow answers at their targets' prices (also in cost_usd_total as tenant shadow)", labelNames: ['chain', 'target'], registers }),
     pending,
     rateLimits,
     routers,
