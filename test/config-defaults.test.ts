@@ -63,6 +63,9 @@ const DESCRIBED: Record<string, string> = {
   'configSchema.cachedInputPerMTok': "the same entry's inputPerMTok (no cache discount known)",
   'gatewaySchema.keys': 'an empty list (DEFAULTS.gateway.keys), written as "none"',
   'bedrockFields.region': "resolved by the AWS SDK's region chain (AWS_REGION, the profile), not by Switchyard",
+  'gatewaySchema.shadowLog': 'no file: shadow events are only emitted (router.on and metrics)',
+  'configSchema.judgeChain': "a rule: the chain named 'judge' when the config declares one (src/eval/graders/grader-chains.ts)",
+  'configSchema.embedChain': "a rule: the chain named 'embed', else 'embeddings', when declared (src/eval/graders/grader-chains.ts)",
   'bedrockFields.profile': "resolved by the AWS SDK's credential chain (AWS_PROFILE, then default), not by Switchyard",
 };
 
