@@ -149,6 +149,33 @@ describe("a pool with pick: 'latency'", () => {
     await clock.advance(1_000);
     await Promise.all(calls);
   });
+  it('counts a request still out at its age: a member that turned slow loses picks before its slow answer is back', async () => {
+    const clock = new VirtualClock({ autoAdvance: false });
+    // East answers in 300 ms; west in 100 ms, except its 2nd request, which takes 5 s.
+    const router = latencyPool(() => 300, (n) => (n === 2 ? 5_000 : 100), clock);
+    const call = async (expected: 'east' | 'west', ms: number) => {
+      const before = fakeRequests(router, expected).length;
+      const pending = router.chat(ask());
+      await until(() => fakeRequests(router, expected).length === before + 1, `a request to ${expected}`);
+      await clock.advance(ms);
+      return pending;
+    };
+    await call('east', 300);
+    await call('west', 100);
+    // West's slow request goes out; 50 ms later it has waited less than west's 100 ms average, so the
+    // next call still goes to west: 100 x (1 + 1) = 200 against east's 300. That one answers in 100 ms.
+    const slow = router.chat(ask());
+    await until(() => fakeRequests(router, 'west').length === 2, 'the slow request');
+    await clock.advance(50);
+    await call('west', 100);
+    // At 400 ms the slow request's wait is the score: 400 x (1 + 1) = 800 against east's 300, so east
+    // answers, although no slow answer has come back from west yet.
+    await clock.advance(250);
+    expect((await call('east', 300)).provider).toBe('east');
+    expect([fakeRequests(router, 'east').length, fakeRequests(router, 'west').length]).toEqual([2, 3]);
+    await clock.advance(5_000);
+    expect((await slow).provider).toBe('west');
+  });
 });
 
 describe("a latency pool's streams", () => {

@@ -24,7 +24,9 @@ class Scratch {
  * `pick: 'latency'`: orders the pool `targets[from..to)` into `out`. The members that may be sent to
  * now (breaker admitting, room in their budgets: what `headroom` counts above 0) are ordered by power
  * of two choices on peak-EWMA latency x (in flight + 1), the winner first and the rest by score; a
- * member never measured scores as the pool's median (so it is tried); the others follow in
+ * member never measured scores as the pool's median (so it is tried); a member whose requests still
+ * awaiting their answer have waited longer, on average, than its latency scores that wait instead
+ * (so a member that turned slow loses picks before its first slow answer is back); the others follow in
  * configured order, for the call's own rules (cooling, breakers) to skip as they do everywhere.
  */
 export class LatencyPick {
@@ -54,7 +56,8 @@ export class LatencyPick {
       const avg = endpoint.latency?.of(stream);
       const measuredHere = avg?.measured === true;
       const latency = measuredHere ? idleDecayed(avg.averageMs, nowMs - avg.atMs, median) : median;
-      s.scores[i] = latencyScore(latency, endpoint.load.inflight);
+      // Requests out longer than that are slower already: a brownout counts from its first late answer's send, not its return.
+      s.scores[i] = latencyScore(avg === undefined ? latency : Math.max(latency, avg.awaitingAgeMs(nowMs)), endpoint.load.inflight);
       s.stamps[i] = measuredHere ? avg.atMs : -Infinity;
     }
     const r1 = n >= 3 ? this.random() : 0;

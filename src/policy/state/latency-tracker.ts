@@ -1,9 +1,14 @@
 import { peakEwma } from '../../decide/peak-ewma.js';
 
-/** One peak-EWMA average and when it was last updated (NaN: never measured). */
+/**
+ * One peak-EWMA average and when it was last updated (NaN: never measured), and the requests sent
+ * and not yet answered (for a stream: no first token yet), as a count and the sum of their send times.
+ */
 export class LatencyAverage {
   averageMs = 0;
   atMs = Number.NaN;
+  awaiting = 0;
+  private awaitingSinceSumMs = 0;
 
   get measured(): boolean {
     return this.atMs === this.atMs;
@@ -13,6 +18,23 @@ export class LatencyAverage {
     if (!this.measured) this.averageMs = sampleMs;
     else this.averageMs = peakEwma(this.averageMs, nowMs - this.atMs, sampleMs);
     this.atMs = nowMs;
+  }
+
+  /** A request was sent at `sentAtMs`; `answered` with the same time when it ends, however it ends. */
+  sent(sentAtMs: number): void {
+    this.awaiting++;
+    this.awaitingSinceSumMs += sentAtMs;
+  }
+
+  answered(sentAtMs: number): void {
+    this.awaiting--;
+    // Back at none, start the sum afresh, so no rounding is carried from one busy spell to the next.
+    this.awaitingSinceSumMs = this.awaiting === 0 ? 0 : this.awaitingSinceSumMs - sentAtMs;
+  }
+
+  /** How long, on average, the requests awaiting their answer have waited so far (0 when none does). */
+  awaitingAgeMs(nowMs: number): number {
+    return this.awaiting === 0 ? 0 : nowMs - this.awaitingSinceSumMs / this.awaiting;
   }
 }
 

@@ -45,6 +45,9 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
   a.error = undefined;
   a.cause = undefined;
   a.sent = false;
+  // A latency pool's member counts this request as awaiting its answer (a stream: its first token) until it ends, however.
+  const awaiting = a.endpoint.latency?.of(kind.name === 'stream');
+  awaiting?.sent(a.sentAtMs);
   try {
     const handle = scope ? new SendHandle(a, undefined, scope) : new SendHandle(a, timeoutMs, undefined);
     const pending = kind.send(target.adapter, a.payload, handle, call);
@@ -65,6 +68,8 @@ export async function sendAttempt<P, T extends AttemptValue>(a: AttemptContext<P
     if (cause === 'attempt_timeout') error = new RouterError('timeout', `${where.provider}:${where.model}: ${kind.timeoutLabel(a.attemptTimeoutMs)}`, Object.assign({}, where, { cause: error }));
     a.error = error;
     a.cause = cause;
+  } finally {
+    awaiting?.answered(a.sentAtMs);
   }
   return undefined;
 }
