@@ -27,7 +27,7 @@ function sdkStream(f: Fixture) {
   const { stream: _stream, ...body } = f.body;
   const headers = headersOf(f);
   const betas = headers['anthropic-beta']!.split(',');
-  return claudeClient().beta.messages.stream(Object.assign(body, { betas }) as unknown as Anthropic.Beta.Messages.MessageStreamParams, {
+  return claudeClient().beta.messages.stream(Object.assign(body, { betas }) as unknown as Parameters<Anthropic['beta']['messages']['stream']>[0], {
     headers: { 'x-app': headers['x-app']!, 'user-agent': headers['user-agent']!, 'anthropic-dangerous-direct-browser-access': 'true' },
   });
 }

@@ -20,7 +20,7 @@ function sdkStream(f: Fixture) {
   const { stream: _stream, ...body } = f.body;
   const headers = headersOf(f);
   const client = new Anthropic({ authToken: GATEWAY_KEY, apiKey: null, baseURL: gw.url, maxRetries: 0 });
-  return client.beta.messages.stream(Object.assign(body, { betas: headers['anthropic-beta']!.split(',') }) as unknown as Anthropic.Beta.Messages.MessageStreamParams, {
+  return client.beta.messages.stream(Object.assign(body, { betas: headers['anthropic-beta']!.split(',') }) as unknown as Parameters<Anthropic['beta']['messages']['stream']>[0], {
     headers: { 'x-app': headers['x-app']!, 'user-agent': headers['user-agent']! },
   });
 }
