@@ -105,7 +105,7 @@ export interface Replayed {
 export const headersOf = (f: Fixture) => Object.fromEntries(Object.entries(f.headers).map(([k, v]) => [k, v.replace('<gateway key>', GATEWAY_KEY)]));
 
 /** Sends the fixture's bytes and headers to the gateway as the agent does (raw HTTP), and records both ends. */
-export async function replay(gw: AgentGateway, up: Upstream, f: Fixture): Promise<Replayed> {
+export async function replay(gw: { url: string }, up: Upstream, f: Fixture): Promise<Replayed> {
   const before = up.requests.length;
   const res = await fetch(`${gw.url}${f.path}`, { method: f.method, headers: headersOf(f), body: JSON.stringify(f.body) });
   const text = await res.text();
