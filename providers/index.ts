@@ -10,6 +10,8 @@ export type {
   ProviderResponseFormat, ProviderStreamEvent, ProviderTool, ProviderTraits,
 } from './types.js';
 export type { FakeAdapter } from './fake/adapter.js';
+/** A Bedrock model id's traits (its vendor: Claude's thinking replays only to Claude; src/decide/reasoning-replay.ts). */
+export { bedrockModelTraits } from './bedrock/adapter.js';
 
 /** Builds the adapter for a provider's `type`. */
 export function createAdapter(ctx: AdapterContext): ProviderAdapter {

@@ -90,7 +90,8 @@ export type ResponseFormat =
  * Parts of an assistant turn only the API that produced them understands (Anthropic thinking blocks,
  * which must come back unmodified and in order in a tool loop; OpenAI Responses reasoning items with
  * their encrypted content; Gemini parts with their thought signatures). Replayed verbatim to a
- * provider of that API, dropped for any other.
+ * provider of that API, translated between Anthropic and Bedrock Claude (one model), dropped for any
+ * other (src/decide/reasoning-replay.ts).
  */
 export type ProviderParts =
   | {

@@ -2,6 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { AssistantMessage, CacheBreakpoint, Message, ToolMessage } from '../../src/types.js';
 import { anthropicToolId } from '../shared/tool-call-id.js';
 import { anthropicUserBlocks, cacheControl } from './content-blocks.js';
+import { anthropicFromConverse } from './from-converse.js';
 
 interface Where {
   provider: string;
@@ -22,8 +23,16 @@ export interface AnthropicHistory {
 
 const THINKING = new Set(['thinking', 'redacted_thinking']);
 
+/**
+ * The blocks of an assistant turn to send back: Anthropic's own as they came, a Bedrock Claude
+ * turn's translated (from-converse.ts: the same model, signatures kept); undefined for a turn from
+ * elsewhere, or one that does not translate (sent as its text and tool calls).
+ */
 function replayedBlocks(message: AssistantMessage): unknown[] | undefined {
-  return message.providerParts?.api === 'anthropic' && Array.isArray(message.providerParts.blocks) ? message.providerParts.blocks : undefined;
+  const parts = message.providerParts;
+  if (parts === undefined || !('blocks' in parts) || !Array.isArray(parts.blocks)) return undefined;
+  if (parts.api === 'anthropic') return parts.blocks;
+  return parts.api === 'bedrock' ? anthropicFromConverse(parts.blocks) : undefined;
 }
 
 /** A message's `cache` as `cache_control` on its last block (string content becomes one text block). */
@@ -35,9 +44,8 @@ function markedLast<T extends Anthropic.ContentBlockParam>(content: string | T[]
   return [...blocks.slice(0, -1), Object.assign({}, last, cacheControl(message.cache))];
 }
 
-function assistantContent(message: AssistantMessage): Anthropic.MessageParam['content'] | undefined {
+function assistantContent(message: AssistantMessage, verbatim: unknown[] | undefined): Anthropic.MessageParam['content'] | undefined {
   // Blocks this API produced (thinking included) go back exactly as received, in order.
-  const verbatim = replayedBlocks(message);
   if (verbatim) return verbatim as Anthropic.ContentBlockParam[];
   const calls = message.toolCalls ?? [];
   const text = message.content ?? '';
@@ -98,15 +106,16 @@ export function anthropicHistory(messages: readonly Message[], where: Where): An
     }
     if (message.role !== 'assistant') continue;
     results = undefined;
-    noteAssistant(history, message);
-    const content = assistantContent(message);
+    const verbatim = replayedBlocks(message);
+    noteAssistant(history, message, verbatim);
+    const content = assistantContent(message, verbatim);
     if (content !== undefined) history.messages.push({ role: 'assistant', content });
   }
   return history;
 }
 
-function noteAssistant(history: AnthropicHistory, message: AssistantMessage): void {
-  const verbatim = (replayedBlocks(message) ?? []) as Array<{ type?: string; name?: string }>;
+function noteAssistant(history: AnthropicHistory, message: AssistantMessage, replayed: unknown[] | undefined): void {
+  const verbatim = (replayed ?? []) as Array<{ type?: string; name?: string }>;
   const names = [...(message.toolCalls ?? []).map((c) => c.name), ...verbatim.filter((b) => b.type === 'tool_use').map((b) => b.name ?? '')];
   for (const name of names) if (name) history.toolNames.add(name);
   if (names.length > 0) history.hasToolBlocks = true;

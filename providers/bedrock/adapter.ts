@@ -12,6 +12,9 @@ import { converseAnswer } from './response.js';
 import { streamBedrock } from './stream.js';
 import { converseUsage } from './usage.js';
 
+/** For the registry: a model id's traits (src/decide/reasoning-replay.ts reads its vendor). */
+export { bedrockModelTraits } from './model-family.js';
+
 export { converseInput } from './converse-request.js';
 
 /** The SDK's per-request options: our signal, and the attempt's timeout when the router hands it over. */

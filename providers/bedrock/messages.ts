@@ -3,6 +3,7 @@ import type { AssistantMessage, CacheBreakpoint, ContentPart, Message, ToolMessa
 import { anthropicToolId, openAIToolId } from '../shared/tool-call-id.js';
 import { cachePointsFor } from './cache-point.js';
 import { userBlocks } from './content-blocks.js';
+import { bedrockModelTraits } from './model-family.js';
 import { replayedBlocks } from './reasoning-parts.js';
 
 interface Where {
@@ -29,9 +30,8 @@ export function bedrockToolId(id: string): string {
   return openAIToolId(anthropicToolId(id));
 }
 
-function assistantBlocks(message: AssistantMessage): ContentBlock[] {
-  // Blocks Bedrock produced (reasoning with its signature) go back exactly as received.
-  const verbatim = replayedBlocks(message);
+function assistantBlocks(message: AssistantMessage, verbatim: ContentBlock[] | undefined): ContentBlock[] {
+  // Blocks Bedrock produced (reasoning with its signature) go back exactly as received; Anthropic's Claude blocks translated.
   if (verbatim) return verbatim;
   const blocks: ContentBlock[] = [];
   const text = message.content ?? '';
@@ -61,7 +61,7 @@ function userContent(content: string | ContentPart[], where: Where): ContentBloc
 /**
  * Maps the history: system and developer messages to `system` blocks; user parts to content blocks;
  * assistant turns to text and `toolUse` blocks (or their own blocks verbatim, when Bedrock made
- * them); tool results to `toolResult` blocks (status `error` for a failed tool) in a user message.
+ * them; a Claude model's Anthropic-made thinking translated, reasoning-parts.ts); tool results to `toolResult` blocks (status `error` for a failed tool) in a user message.
  * Converse wants the roles to alternate and no empty message, so consecutive messages of one role
  * (tool results and the user message after them) become one, and empty ones are left out. A
  * message's `cache` is a `cachePoint` block after its last block (after a system block, in `system`),
@@ -70,6 +70,7 @@ function userContent(content: string | ContentPart[], where: Where): ContentBloc
 export function converseHistory(messages: readonly Message[], where: Where): ConverseHistory {
   const history: ConverseHistory = { system: [], messages: [], toolNames: new Set(), hasToolBlocks: false, toolTurnWithoutReasoning: false };
   const cachePoints = cachePointsFor(where.model);
+  const claude = bedrockModelTraits(where.model).vendor === 'anthropic';
   const marked = (blocks: ContentBlock[], message: { cache?: CacheBreakpoint }) => (blocks.length > 0 ? [...blocks, ...cachePoints(message.cache)] : blocks);
   const push = (role: 'user' | 'assistant', blocks: ContentBlock[]) => {
     if (blocks.length === 0) return;
@@ -91,9 +92,10 @@ export function converseHistory(messages: readonly Message[], where: Where): Con
         push('user', marked([toolResult(message)], message));
         break;
       case 'assistant': {
-        const blocks = assistantBlocks(message);
+        const verbatim = replayedBlocks(message, claude);
+        const blocks = assistantBlocks(message, verbatim);
         noteAssistant(history, blocks);
-        push('assistant', replayedBlocks(message) ? blocks : marked(blocks, message));
+        push('assistant', verbatim ? blocks : marked(blocks, message));
         break;
       }
     }

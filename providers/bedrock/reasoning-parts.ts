@@ -1,5 +1,6 @@
 import type { ContentBlock } from '@aws-sdk/client-bedrock-runtime';
 import type { AssistantMessage, ProviderParts } from '../../src/types.js';
+import { converseFromAnthropic } from './from-anthropic.js';
 
 /**
  * A turn's content blocks in a JSON-safe form: `reasoningContent.redactedContent` is bytes in the
@@ -26,9 +27,14 @@ export function reasoningParts(blocks: readonly ContentBlock[]): ProviderParts |
   return { api: 'bedrock', blocks: blocks.map(toJson) };
 }
 
-/** The blocks of an assistant turn Bedrock made, ready to send back; undefined for a turn from elsewhere. */
-export function replayedBlocks(message: AssistantMessage): ContentBlock[] | undefined {
+/**
+ * The blocks of an assistant turn to send back: Bedrock's own as they came; for a Claude model, an
+ * Anthropic (Messages API) Claude turn's translated (from-anthropic.ts: the same model, signatures
+ * kept); undefined for a turn from elsewhere, or one that does not translate (sent as text and tool calls).
+ */
+export function replayedBlocks(message: AssistantMessage, claude: boolean): ContentBlock[] | undefined {
   const parts = message.providerParts;
-  if (parts?.api !== 'bedrock' || !Array.isArray(parts.blocks)) return undefined;
-  return parts.blocks.map((b) => fromJson(b as JsonBlock));
+  if (parts === undefined || parts.api === 'openai-responses' || parts.api === 'gemini' || !Array.isArray(parts.blocks)) return undefined;
+  const blocks = parts.api === 'bedrock' ? parts.blocks : claude ? converseFromAnthropic(parts.blocks) : undefined;
+  return blocks?.map((b) => fromJson(b as JsonBlock));
 }

@@ -1,6 +1,7 @@
 import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
 import type { TargetRuntime } from '../policy/state/target-runtime.js';
 import { passThroughSend } from '../decide/pass-through-send.js';
+import { keptHistory } from '../decide/reasoning-replay.js';
 import { passThroughOf } from '../pass-through/seam.js';
 import { toJSONSchema } from '../convert/schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
@@ -34,7 +35,8 @@ function extraBody(request: ChatRequest, target: TargetRuntime): Record<string, 
 export function providerRequest(request: ChatRequest, target: TargetRuntime): ProviderRequest {
   const out: ProviderRequest = {
     model: target.target.model,
-    messages: request.messages,
+    // Reasoning parts of another family are dropped here; the adapter replays or translates the rest.
+    messages: keptHistory(request.messages, target.provider.type, target.target.model, (target.provider as { api?: string }).api),
     maxTokens: request.maxTokens ?? target.target.maxTokens,
     temperature: request.temperature ?? target.target.temperature,
   };

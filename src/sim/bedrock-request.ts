@@ -2,6 +2,7 @@ import type { AnswerTool } from '../../providers/shared/answers/index.js';
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../types.js';
 import { decodeBase64, sniffImage } from './data-url.js';
 import type { SimError, SimRequest } from './sim-request.js';
+import { signatureMatches } from './thinking.js';
 
 // Converse request bodies (API_runtime_Converse; providers/bedrock/README.md). The messages quoted
 // are Bedrock's own ValidationException texts as users report them; the rest are plausible.
@@ -14,6 +15,8 @@ const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
 };
 const DOCUMENT_NAME = /^[A-Za-z0-9()[\]-]+(?: [A-Za-z0-9()[\]-]+)*$/;
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+/** A Claude model id, bare, cross-region (`us.anthropic.claude-...`) or under an ARN. */
+const CLAUDE = /(?:^|[./])anthropic\.claude/;
 
 /** Where the model and the kind of call come from: Converse puts both in the path, not the body. */
 export interface BedrockRoute {
@@ -51,7 +54,20 @@ function userPart(block: Record<string, any>, path: string): ContentPart | SimEr
   return undefined;
 }
 
-function turnOf(m: any, i: number, hasToolConfig: boolean): Turn | SimError {
+/**
+ * A reasoning block sent back: only Claude takes them, and only with its own signature (Bedrock
+ * relays Anthropic's 400 text: "messages.N.content.M: Invalid `signature` in `thinking` block");
+ * the refusal for other models is plausible, not quoted.
+ */
+function reasoningRefusal(block: Record<string, any>, path: string, role: string, claude: boolean): SimError | undefined {
+  if (role !== 'assistant') return invalid(`${path}: a reasoningContent block is only allowed in an assistant message`);
+  if (!claude) return invalid(`${path}.reasoningContent: This model doesn't support reasoning content in the conversation history.`);
+  const text = isObject(block.reasoningContent) ? block.reasoningContent.reasoningText : undefined;
+  if (isObject(text) && !signatureMatches(String(text.text ?? ''), text.signature)) return invalid(`The model returned the following errors: ${path}: Invalid \`signature\` in \`thinking\` block`);
+  return undefined;
+}
+
+function turnOf(m: any, i: number, hasToolConfig: boolean, claude: boolean): Turn | SimError {
   const role = m?.role;
   if (role !== 'user' && role !== 'assistant') return invalid(`messages.${i}.role: Member must satisfy enum value set: [user, assistant]`);
   if (!Array.isArray(m.content) || m.content.length === 0) return invalid(`messages.${i}.content: The content field in the Message object at messages.${i} is empty. Add a ContentBlock object to the content field and try again.`);
@@ -81,8 +97,11 @@ function turnOf(m: any, i: number, hasToolConfig: boolean): Turn | SimError {
       const part = userPart(block, path);
       if (part && 'kind' in part) return part;
       if (part) parts.push(part);
+    } else if (block.reasoningContent !== undefined) {
+      const refused = reasoningRefusal(block, path, role, claude);
+      if (refused) return refused;
     }
-    // reasoningContent, cachePoint, guardContent and the rest are accepted and not modelled.
+    // cachePoint, guardContent and the rest are accepted and not modelled.
   }
   if (role === 'user') {
     if (parts.length) turn.messages.push({ role: 'user', content: parts });
@@ -141,8 +160,9 @@ export function parseConverse(raw: string, route: BedrockRoute): SimRequest | Si
   const toolList = toolsOf(json.toolConfig);
   if ('kind' in toolList) return toolList;
   const turns: Turn[] = [];
+  const claude = CLAUDE.test(route.model);
   for (let i = 0; i < json.messages.length; i++) {
-    const turn = turnOf(json.messages[i], i, json.toolConfig !== undefined);
+    const turn = turnOf(json.messages[i], i, json.toolConfig !== undefined, claude);
     if ('kind' in turn) return turn;
     if (i === 0 && turn.role !== 'user') return invalid('A conversation must start with a user message. Try again with a conversation that starts with a user message.');
     if (i > 0 && turns[i - 1]!.role === turn.role) return invalid('A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.');

@@ -56,6 +56,9 @@ function turnOf(content: any, i: number): Turn | SimError {
     const part = content.parts[j];
     const path = `contents[${i}].parts[${j}]`;
     if (!isObject(part)) return invalid(`Invalid value at '${path}'`);
+    // A signature Gemini did not sign (another provider's, or a stale one) is refused, whatever part
+    // carries it (real text: google-gemini/gemini-cli#13467); the documented stand-ins pass.
+    if (part.thoughtSignature !== undefined && !FOREIGN_SIGNATURES.has(part.thoughtSignature) && !signatureMatches('', part.thoughtSignature, 'gemini')) return invalid('Corrupted thought signature.');
     if (typeof part.text === 'string') {
       if (part.thought !== true && part.text !== '') turn.parts.push({ type: 'text', text: part.text });
     } else if (isObject(part.inlineData)) {
@@ -70,7 +73,7 @@ function turnOf(content: any, i: number): Turn | SimError {
     } else if (isObject(part.functionCall)) {
       if (role !== 'model') return invalid(`* GenerateContentRequest.${path}.function_call: only a model turn may call a function.`);
       const name = String(part.functionCall.name ?? '');
-      turn.calls.push({ id: typeof part.functionCall.id === 'string' ? part.functionCall.id : '', name, arguments: isObject(part.functionCall.args) ? part.functionCall.args : {}, signed: typeof part.thoughtSignature === 'string' && (FOREIGN_SIGNATURES.has(part.thoughtSignature) || signatureMatches('', part.thoughtSignature)) });
+      turn.calls.push({ id: typeof part.functionCall.id === 'string' ? part.functionCall.id : '', name, arguments: isObject(part.functionCall.args) ? part.functionCall.args : {}, signed: typeof part.thoughtSignature === 'string' });
     } else if (isObject(part.functionResponse)) {
       if (!isObject(part.functionResponse.response)) return invalid(`* GenerateContentRequest.${path}.function_response.response: must be an object.`);
       turn.results.push({ id: typeof part.functionResponse.id === 'string' ? part.functionResponse.id : undefined, name: String(part.functionResponse.name ?? ''), response: part.functionResponse.response });

@@ -95,7 +95,7 @@ function usage(answer: SimAnswer, outputTokens = answer.outputTokens) {
 
 /** Thinking models return a signature on the first function call of an answer when the request declared tools. */
 function signatureOf(request: SimRequest): string | undefined {
-  return request.reasoning && request.tools?.length && geminiFamily(request.model).thinks ? thinkingSignature(thinkingText(request.messages)) : undefined;
+  return request.reasoning && request.tools?.length && geminiFamily(request.model).thinks ? thinkingSignature(thinkingText(request.messages), 'gemini') : undefined;
 }
 
 function callPart(call: SimAnswer['toolCalls'][number], signature: string | undefined) {

@@ -1,5 +1,6 @@
 import { approxTokens, toolCallId } from '../../providers/shared/answers/index.js';
-import { parseOpenAIChat } from './openai-request.js';
+import { invalid, parseOpenAIChat } from './openai-request.js';
+import { signatureMatches, thinkingSignature, thinkingText } from './thinking.js';
 import { openAIWire } from './openai-wire.js';
 import { randomChars } from './random.js';
 import type { SimAnswer, SimError, SimRequest } from './sim-request.js';
@@ -32,13 +33,38 @@ function chatMessages(json: Record<string, any>): unknown[] {
     } else if (item?.type === 'function_call_output') {
       out.push({ role: 'tool', tool_call_id: item.call_id, content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output) });
     } else if (item?.type === 'reasoning') {
-      continue; // replayed reasoning shapes nothing the simulator answers
-    } else if (isObject(item) && typeof item.role === 'string') {
+      continue; // replayed reasoning shapes nothing the simulator answers (checked in refusal())
+    } else if (isObject(item) && typeof item.role === 'string' && (item.type === undefined || item.type === 'message')) {
       const content = typeof item.content === 'string' ? item.content : Array.isArray(item.content) ? item.content.map(chatPart) : item.content;
       out.push({ role: item.role, content: item.role === 'assistant' && Array.isArray(content) ? content.map((p: any) => p.text ?? '').join('') : content });
     }
   }
   return out;
+}
+
+/** Input item types the API takes (openai SDK `ResponseInputItem`); the simulator models the first four. */
+const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning', 'item_reference', 'file_search_call', 'computer_call', 'computer_call_output',
+  'web_search_call', 'image_generation_call', 'code_interpreter_call', 'local_shell_call', 'local_shell_call_output', 'mcp_list_tools', 'mcp_approval_request',
+  'mcp_approval_response', 'mcp_call', 'custom_tool_call', 'custom_tool_call_output', 'compaction'];
+
+/**
+ * What the API refuses in the input, as it does: an item of a type it does not know (another API's
+ * block, e.g. Anthropic `thinking`), and a reasoning item whose `encrypted_content` it did not
+ * encrypt (another organisation's or made up; real text and code as users report them).
+ */
+function refusal(input: unknown): SimError | undefined {
+  if (!Array.isArray(input)) return undefined;
+  for (let i = 0; i < input.length; i++) {
+    const item = input[i];
+    if (!isObject(item) || item.type === undefined) continue;
+    if (!ITEM_TYPES.includes(item.type)) {
+      return invalid(`Invalid value: '${String(item.type)}'. Supported values are: ${ITEM_TYPES.map((t) => `'${t}'`).join(', ')}.`, `input[${i}].type`, 'invalid_value');
+    }
+    if (item.type === 'reasoning' && item.encrypted_content !== undefined && !signatureMatches('', item.encrypted_content, 'openai')) {
+      return invalid(`The encrypted content for item ${String(item.id)} could not be verified.`, null, 'invalid_encrypted_content');
+    }
+  }
+  return undefined;
 }
 
 /** A Responses body as the common request, through the Chat Completions parser. */
@@ -50,6 +76,8 @@ export function parseOpenAIResponses(raw: string): SimRequest | SimError {
     return parseOpenAIChat(raw);
   }
   if (!isObject(json)) return parseOpenAIChat(raw);
+  const refused = refusal(json.input);
+  if (refused) return refused;
   const format = json.text?.format;
   const chat = {
     model: json.model,
@@ -63,7 +91,9 @@ export function parseOpenAIResponses(raw: string): SimRequest | SimError {
     ...(isObject(format) && format.type === 'json_object' ? { response_format: { type: 'json_object' } } : {}),
     ...(typeof json.reasoning?.effort === 'string' ? { reasoning_effort: json.reasoning.effort } : {}),
   };
-  return parseOpenAIChat(JSON.stringify(chat));
+  const parsed = parseOpenAIChat(JSON.stringify(chat));
+  if (!('kind' in parsed) && parsed.reasoning && Array.isArray(json.include) && json.include.includes('reasoning.encrypted_content')) parsed.encryptedReasoning = true;
+  return parsed;
 }
 
 /** The provider's answer id as a Response id (the simulator draws `chatcmpl-` ids for every OpenAI answer). */
@@ -81,8 +111,13 @@ const callItem = (call: SimAnswer['toolCalls'][number], i: number, id: string, a
   type: 'function_call', id: `fc_${id.slice(5, 30)}${i}`, call_id: toolCallId(call.key, 'openai'), name: call.name, arguments: args, status,
 });
 
-function output(answer: SimAnswer, id: string): unknown[] {
-  const items: unknown[] = [];
+/** The reasoning item a reasoning request's output opens with: no summary, its content encrypted (a simulator signature of the thinking). */
+const reasoningItem = (request: SimRequest, id: string) => ({
+  type: 'reasoning', id: `rs_${id.slice(5)}`, summary: [], encrypted_content: thinkingSignature(thinkingText(request.messages), 'openai'),
+});
+
+function output(request: SimRequest, answer: SimAnswer, id: string): unknown[] {
+  const items: unknown[] = request.encryptedReasoning ? [reasoningItem(request, id)] : [];
   if (answer.text) items.push({ type: 'message', id: messageId(id), status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: answer.text, annotations: [], logprobs: [] }] });
   answer.toolCalls.forEach((call, i) => items.push(callItem(call, i, id, call.argumentsJson, 'completed')));
   return items;
@@ -93,7 +128,7 @@ function responseObject(request: SimRequest, answer: SimAnswer | undefined, id: 
   return {
     id, object: 'response', created_at: createdS, status: !done ? 'in_progress' : incomplete ? 'incomplete' : 'completed',
     error: null, incomplete_details: incomplete ? { reason: 'max_output_tokens' } : null, model: request.model,
-    output: done && answer ? output(answer, id) : [], parallel_tool_calls: request.parallelToolCalls ?? true, store: false,
+    output: done && answer ? output(request, answer, id) : [], parallel_tool_calls: request.parallelToolCalls ?? true, store: false,
     usage: done && answer ? usage(answer) : null,
   };
 }
@@ -109,20 +144,26 @@ export const openAIResponsesWire: Wire = {
     let seq = 0;
     const ev = (type: string, data: Record<string, unknown>) => sseFrame({ type, sequence_number: seq++, ...data }, type);
     const id = responseId(ids.id);
-    const textIndex = answer.text ? 0 : -1;
-    const toolIndex = (i: number) => i + (answer.text ? 1 : 0);
+    const lead = request.encryptedReasoning ? 1 : 0;
+    const textIndex = answer.text ? lead : -1;
+    const toolIndex = (i: number) => i + lead + (answer.text ? 1 : 0);
     const head = [ev('response.created', { response: responseObject(request, undefined, id, ids.createdS, false) })];
+    if (lead) {
+      const reasoning = reasoningItem(request, id);
+      head.push(ev('response.output_item.added', { output_index: 0, item: Object.assign({}, reasoning, { encrypted_content: null }) }));
+      head.push(ev('response.output_item.done', { output_index: 0, item: reasoning }));
+    }
     if (answer.text) {
-      head.push(ev('response.output_item.added', { output_index: 0, item: { type: 'message', id: messageId(id), status: 'in_progress', role: 'assistant', content: [] } }));
-      head.push(ev('response.content_part.added', { item_id: messageId(id), output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }));
+      head.push(ev('response.output_item.added', { output_index: lead, item: { type: 'message', id: messageId(id), status: 'in_progress', role: 'assistant', content: [] } }));
+      head.push(ev('response.content_part.added', { item_id: messageId(id), output_index: lead, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } }));
     }
     const chunks: StreamChunk[] = answer.chunks.map((c) => {
       if (c.type === 'text') return { data: ev('response.output_text.delta', { item_id: messageId(id), output_index: textIndex, content_index: 0, delta: c.text, logprobs: [] }), tokens: approxTokens(c.text) };
       if (c.type === 'tool_start') return { data: ev('response.output_item.added', { output_index: toolIndex(c.index), item: callItem(c.call, c.index, id, '', 'in_progress') }), tokens: 1 };
       return { data: ev('response.function_call_arguments.delta', { item_id: `fc_${id.slice(5, 30)}${c.index}`, output_index: toolIndex(c.index), delta: c.fragment }), tokens: approxTokens(c.fragment) };
     });
-    const items = output(answer, id);
-    const tail = items.map((item, i) => ev('response.output_item.done', { output_index: i, item }));
+    const items = output(request, answer, id);
+    const tail = items.slice(lead).map((item, i) => ev('response.output_item.done', { output_index: i + lead, item }));
     tail.push(ev(answer.finish === 'length' ? 'response.incomplete' : 'response.completed', { response: responseObject(request, answer, id, ids.createdS, true) }));
     return { head, chunks, tail, error: ev('error', { code: 'server_error', message: 'The server had an error while processing your request. Sorry about that!', param: null }) };
   },

@@ -20,6 +20,8 @@ export interface SimRequest {
   reasoning?: { effort: string };
   /** Anthropic extended thinking: the answer starts with a thinking block. */
   thinking?: { display: 'summarized' | 'omitted' };
+  /** OpenAI Responses `include: ['reasoning.encrypted_content']` with a reasoning effort: the output opens with a `reasoning` item. */
+  encryptedReasoning?: boolean;
 }
 
 /** The deterministic answer to one request, with honest token counts. */
