@@ -29,7 +29,7 @@ export interface AnswerRequest {
   /** @default true */
   parallelToolCalls?: boolean;
   responseFormat?: AnswerFormat;
-  reasoning?: { effort: string };
+  reasoning?: { effort?: string };
 }
 
 /** Ways to bend an answer: faults and per-API habits. */
