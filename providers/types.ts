@@ -117,6 +117,12 @@ export interface ProviderRequest {
   seed?: number;
   user?: string;
   reasoning?: ReasoningOptions;
+  /**
+   * The router's thinking decision for this target (src/decide/thinking-budget.ts), when `maxTokens`
+   * is set and the model thinks: `maxTokens` stays the visible answer's budget, and the adapter sends
+   * `maxTokens + addTokens` as the provider's output limit whenever thinking is on.
+   */
+  thinking?: ThinkingPlan;
   /** Merged verbatim into this provider's request body (the call's `providerOptions` for its type, then its name). */
   extraBody?: Record<string, unknown>;
   /**
@@ -133,6 +139,35 @@ export interface ProviderRequest {
    * not passed on in `raw` stream events.
    */
   rawAddsUsage?: boolean;
+}
+
+/**
+ * How one model thinks, as its adapter reads it from the name (providers/<type>/model-traits.ts):
+ * what src/decide/thinking-budget.ts sizes the thinking budget from.
+ * - `gemini-budget`: Gemini 2.5 `thinkingBudget` (tokens); `gemini-level`: Gemini 3 `thinkingLevel`;
+ * - `claude-budget`: Claude 3.7 to 4.5 `budget_tokens`; `claude-adaptive`: Claude 4.6+ adaptive thinking with an effort;
+ * - `openai-effort`: OpenAI reasoning models (`reasoning_effort`; `max_completion_tokens` covers reasoning).
+ */
+export interface ThinkingTraits {
+  style: 'gemini-budget' | 'gemini-level' | 'claude-budget' | 'claude-adaptive' | 'openai-effort';
+  /** Thinks when the request asks nothing (Gemini 2.5 Pro and Flash, Gemini 3, OpenAI reasoning models). */
+  byDefault: boolean;
+  /** The smallest thinking budget the API takes when thinking is on (Gemini 2.5 Pro 128, Flash-Lite 512, Claude 1024). */
+  minBudget: number;
+  /** The largest (Gemini 2.5 Pro 32768, Flash 24576); undefined when the API names none but the model's output limit. */
+  maxBudget?: number;
+  /** A budget of 0 turns thinking off (Gemini 2.5 Flash and Flash-Lite; not 2.5 Pro). */
+  canDisable: boolean;
+}
+
+/** What the router decided for a thinking model: the tokens added to `maxTokens`, and the budget or effort to send. */
+export interface ThinkingPlan {
+  /** Added to `maxTokens` in the provider's output limit while thinking is on (0 when thinking is off). */
+  addTokens: number;
+  /** The thinking budget to send, for budget-style models (`thinkingBudget`, `budget_tokens`); 0 turns Gemini's off. */
+  budgetTokens?: number;
+  /** The effort to send when the request gave only `budgetTokens` to an effort-style model: the least effort whose allowance covers it. */
+  effort?: NonNullable<ReasoningOptions['effort']>;
 }
 
 /** Which OpenAI API a pass-through body is written for: Chat Completions, the Responses API, or embeddings. */
@@ -309,6 +344,8 @@ export interface ProviderAdapter {
    * one it must map.
    */
   rawTarget?(model: string): RawTarget | undefined;
+  /** How `model` thinks (read once per target); undefined for a model that does not, or whose thinking the adapter does not size. */
+  thinkingTraits?(model: string): ThinkingTraits | undefined;
   /** True when `embed` sends OpenAI embeddings bodies as they are (`ProviderEmbedRequest.raw`, pass-through). */
   readonly rawEmbeddings?: boolean;
   /** Present when the provider has an embeddings API. */

@@ -189,9 +189,15 @@ export interface Attempt {
   hedge?: true;
 }
 
-/** Reasoning effort for reasoning models (OpenAI `reasoning_effort`, Anthropic thinking). */
+/**
+ * Reasoning for thinking models (OpenAI `reasoning_effort`, Anthropic thinking, Gemini thinking): an
+ * effort, a thinking budget in tokens, or both (at least one). `maxTokens` stays the visible answer's
+ * budget: the router adds the thinking budget on top (docs/providers.md, "maxTokens and thinking").
+ */
 export interface ReasoningOptions {
-  effort: 'minimal' | 'low' | 'medium' | 'high';
+  effort?: 'minimal' | 'low' | 'medium' | 'high';
+  /** The thinking budget, in tokens (Anthropic `budget_tokens`, Gemini `thinkingBudget`), clamped to the model's range. */
+  budgetTokens?: number;
 }
 
 /** What `router.chat` and `router.stream` accept. */

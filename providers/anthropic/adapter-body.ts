@@ -3,7 +3,7 @@ import type { FinishReason } from '../../src/types.js';
 import type { ProviderRequest } from '../types.js';
 import { anthropicHistory } from './messages.js';
 import { anthropicOutputConfig } from './output-config.js';
-import { anthropicParameters } from './parameters.js';
+import { anthropicMaxTokens, anthropicParameters } from './parameters.js';
 import { anthropicTools } from './tools.js';
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
@@ -26,14 +26,16 @@ export function anthropicBody(request: ProviderRequest, provider = 'anthropic'):
   const { output_config, instruction } = anthropicOutputConfig(request);
   const system = instruction ? [...history.system, { type: 'text' as const, text: instruction }] : history.system;
   const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const parameters = anthropicParameters(request, history, maxTokens);
   const body: Anthropic.MessageCreateParamsNonStreaming = {
     model: request.model,
-    max_tokens: maxTokens,
+    // The visible answer's budget, plus the thinking room when thinking is on (thinking counts toward max_tokens).
+    max_tokens: anthropicMaxTokens(request, maxTokens, parameters.thinking),
     messages: history.messages,
     ...(system.length > 0 ? { system: systemField(system) } : {}),
     ...anthropicTools(request, history, where),
     ...(output_config ? { output_config } : {}),
-    ...anthropicParameters(request, history, maxTokens),
+    ...parameters,
   };
   return request.extraBody ? Object.assign({}, body, request.extraBody) : body;
 }

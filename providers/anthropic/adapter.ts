@@ -10,6 +10,7 @@ import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequ
 import { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 import { usesJsonTool } from './json-tool.js';
 import { mapAnthropicError } from './map-error.js';
+import { anthropicModelTraits, claudeThinkingTraits } from './model-traits.js';
 import { anthropicAnswer } from './response.js';
 import { streamAnthropic } from './stream.js';
 import { anthropicUsage } from './usage.js';
@@ -42,6 +43,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
     name: provider.name,
     type: provider.type,
     traits: { tokenCounting: 'heuristic', defaultMaxTokens: DEFAULT_MAX_TOKENS, timeoutCoversBody: transport !== undefined },
+    thinkingTraits: (model) => claudeThinkingTraits(anthropicModelTraits(model).thinking),
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       const where = { provider: provider.name, model: request.model };
       const body = anthropicBody(request, provider.name);

@@ -1,3 +1,5 @@
+import type { ThinkingTraits } from '../types.js';
+
 /** What an Anthropic model takes that depends on its generation. */
 export interface AnthropicModelTraits {
   /**
@@ -34,4 +36,14 @@ export function anthropicModelTraits(model: string): AnthropicModelTraits {
   const version = versionOf(model);
   if (version === undefined || version >= 46) return CURRENT;
   return { thinking: version >= 37 ? 'budget' : 'none', structuredOutput: version >= 41 };
+}
+
+// Claude thinks only when asked: 3.7 to 4.5 with `budget_tokens` (at least 1024; no ceiling but the
+// model's output limit), 4.6 and newer adaptively, with an effort and no budget.
+const BUDGET_THINKING: ThinkingTraits = Object.freeze({ style: 'claude-budget', byDefault: false, minBudget: 1024, canDisable: true });
+const ADAPTIVE_THINKING: ThinkingTraits = Object.freeze({ style: 'claude-adaptive', byDefault: false, minBudget: 0, canDisable: true });
+
+/** How a Claude model thinks, for the router's thinking budget (src/decide/thinking-budget.ts); undefined before 3.7. */
+export function claudeThinkingTraits(thinking: AnthropicModelTraits['thinking']): ThinkingTraits | undefined {
+  return thinking === 'adaptive' ? ADAPTIVE_THINKING : thinking === 'budget' ? BUDGET_THINKING : undefined;
 }

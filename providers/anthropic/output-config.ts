@@ -28,6 +28,6 @@ export function anthropicOutputConfig(request: ProviderRequest): { output_config
   }
   else if (format?.type === 'json') instruction = JSON_INSTRUCTION;
   // Before 4.6 the effort is the thinking budget (parameters.ts); `effort` is for adaptive models.
-  if (request.reasoning && anthropicModelTraits(request.model).thinking === 'adaptive') config.effort = EFFORT[request.reasoning.effort] ?? 'medium';
+  if (request.reasoning && anthropicModelTraits(request.model).thinking === 'adaptive') config.effort = EFFORT[request.thinking?.effort ?? request.reasoning.effort ?? 'medium'] ?? 'medium';
   return Object.assign({}, (Object.keys(config).length > 0 ? { output_config: config } : {}), (instruction ? { instruction } : {}));
 }

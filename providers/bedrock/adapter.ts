@@ -11,6 +11,7 @@ import { announceSend } from './send-hook.js';
 import { converseAnswer } from './response.js';
 import { streamBedrock } from './stream.js';
 import { converseUsage } from './usage.js';
+import { bedrockThinkingTraits } from './model-family.js';
 
 /** For the registry: a model id's traits (src/decide/reasoning-replay.ts reads its vendor). */
 export { bedrockModelTraits } from './model-family.js';
@@ -49,6 +50,7 @@ export function bedrockAdapter(ctx: AdapterContext): ProviderAdapter {
     name: provider.name,
     type: provider.type,
     traits: { tokenCounting: 'heuristic', maxEmbeddingInputs: COHERE_MAX_TEXTS, maxEmbeddingInputsFor, timeoutCoversBody: false },
+    thinkingTraits: bedrockThinkingTraits,
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       const where = { provider: provider.name, model: request.model };
       const map = mapper(request.model);

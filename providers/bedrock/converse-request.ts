@@ -28,23 +28,28 @@ interface Thinking {
 /**
  * Reasoning as Claude on Bedrock takes it, in `additionalModelRequestFields`: `thinking: {type:
  * 'adaptive'}` with `outputConfig.effort` from 4.6, `{type: 'enabled', budget_tokens}` on 3.7 to 4.5
- * (kept below `maxTokens`; off when that leaves less than 1024), nothing before. Off when a tool is
+ * (the router's budget, added to `maxTokens`; without one the effort's or `budgetTokens`, kept below
+ * `maxTokens`; off when that leaves less than 1024), nothing before. Off when a tool is
  * forced (Claude refuses both) or the last tool-calling turn has no reasoning blocks (it came from
  * another API; Claude wants that turn to open with one). Other models' reasoning is not mapped.
  */
 function thinkingOf(request: ProviderRequest, history: ConverseHistory, jsonTool: boolean): Thinking {
   if (!request.reasoning || history.toolTurnWithoutReasoning || forcesToolUse(request) || jsonTool) return {};
   const { thinking } = bedrockModelTraits(request.model);
-  const effort = request.reasoning.effort;
+  const effort = request.thinking?.effort ?? request.reasoning.effort ?? 'medium';
   if (thinking === 'adaptive') return { fields: { thinking: { type: 'adaptive' } }, effort: EFFORT[effort] ?? 'medium' };
   if (thinking === 'none') return {};
-  const budget = Math.min(BUDGET[effort] ?? MIN_BUDGET, (request.maxTokens ?? Infinity) - 1);
+  const wanted = request.thinking?.budgetTokens ?? request.reasoning.budgetTokens ?? BUDGET[request.reasoning.effort ?? 'low'] ?? MIN_BUDGET;
+  if (wanted === 0) return {};
+  // With the router's plan, maxTokens gets the budget on top (inferenceConfig); it still fits below.
+  const budget = Math.min(wanted, (request.maxTokens === undefined ? Infinity : request.maxTokens + (request.thinking?.addTokens ?? 0)) - 1);
   return budget >= MIN_BUDGET ? { fields: { thinking: { type: 'enabled', budget_tokens: budget } } } : {};
 }
 
 function inferenceConfig(request: ProviderRequest, thinking: boolean): InferenceConfiguration | undefined {
   const config: InferenceConfiguration = {};
-  if (request.maxTokens !== undefined) config.maxTokens = request.maxTokens;
+  // The visible answer's budget, plus the thinking room the router sized when Claude thinks.
+  if (request.maxTokens !== undefined) config.maxTokens = request.maxTokens + (thinking && request.thinking ? request.thinking.addTokens : 0);
   // Claude takes no sampling settings while it thinks (temperature must stay 1).
   if (!thinking && request.temperature !== undefined) config.temperature = request.temperature;
   if (!thinking && request.topP !== undefined) config.topP = request.topP;

@@ -1,3 +1,5 @@
+import type { ThinkingTraits } from '../types.js';
+
 /** What the adapter needs to know about a Bedrock model id, read from the id itself. */
 export interface BedrockModelTraits {
   /** The model's provider prefix: `anthropic`, `amazon`, `meta`, `mistral`, `cohere`, ... ('' when the id says none). */
@@ -60,4 +62,15 @@ export function bedrockModelTraits(model: string): BedrockModelTraits {
     };
   }
   return { vendor, thinking: 'none', nativeJsonSchema: NATIVE_JSON_VENDORS.has(vendor), promptCache: vendor === 'amazon' && id.startsWith('amazon.nova') };
+}
+
+// Claude on Bedrock thinks as on Anthropic's API, only when asked: 3.7 to 4.5 with `budget_tokens`
+// (at least 1024), 4.6 and newer adaptively (an effort, no budget). Other vendors' thinking is not mapped.
+const BUDGET_THINKING: ThinkingTraits = Object.freeze({ style: 'claude-budget', byDefault: false, minBudget: 1024, canDisable: true });
+const ADAPTIVE_THINKING: ThinkingTraits = Object.freeze({ style: 'claude-adaptive', byDefault: false, minBudget: 0, canDisable: true });
+
+/** How a Bedrock model thinks, for the router's thinking budget (src/decide/thinking-budget.ts); undefined when its reasoning is not mapped. */
+export function bedrockThinkingTraits(model: string): ThinkingTraits | undefined {
+  const { thinking } = bedrockModelTraits(model);
+  return thinking === 'adaptive' ? ADAPTIVE_THINKING : thinking === 'budget' ? BUDGET_THINKING : undefined;
 }

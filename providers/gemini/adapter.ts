@@ -4,6 +4,8 @@ import { embedGemini, GEMINI_MAX_EMBEDDING_INPUTS } from './embed.js';
 import { geminiBody } from './request-body.js';
 import { geminiAnswer } from './response.js';
 import { streamGemini } from './stream.js';
+import { geminiModelTraits } from './model-traits.js';
+import { geminiThinkingTraits } from './thinking.js';
 import { geminiUsage } from './usage.js';
 import type { GeminiResponse } from './wire-types.js';
 
@@ -26,6 +28,7 @@ export function geminiAdapter(ctx: AdapterContext): ProviderAdapter {
     type: provider.type,
     // Our own timer covers a plain answer whole, body included, on either transport.
     traits: { tokenCounting: 'heuristic', maxEmbeddingInputs: GEMINI_MAX_EMBEDDING_INPUTS, timeoutCoversBody: true },
+    thinkingTraits: (model) => geminiThinkingTraits(model, geminiModelTraits(model)),
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       const where = { provider: provider.name, model: request.model };
       const { data } = await client.json<GeminiResponse>(request.model, 'generateContent', geminiBody(request, provider.name), options);

@@ -13,7 +13,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function generationConfig(request: ProviderRequest, where: { provider: string; model: string }): GeminiGenerationConfig {
   const traits = geminiModelTraits(request.model);
   const config: GeminiGenerationConfig = {};
-  if (request.maxTokens !== undefined) config.maxOutputTokens = request.maxTokens;
+  // maxTokens is the visible answer's: the thinking budget the router sized is added (thinking spends the same limit).
+  if (request.maxTokens !== undefined) config.maxOutputTokens = request.maxTokens + (request.thinking?.addTokens ?? 0);
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (request.topP !== undefined) config.topP = request.topP;
   if (request.stop && request.stop.length > 0) config.stopSequences = request.stop;
@@ -30,7 +31,7 @@ function generationConfig(request: ProviderRequest, where: { provider: string; m
       else config.responseSchema = geminiOpenApiSchema(schema, where);
     }
   }
-  const thinking = geminiThinking(request.reasoning, traits);
+  const thinking = geminiThinking(request.reasoning, traits, request.thinking);
   if (thinking) config.thinkingConfig = thinking;
   return config;
 }

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { ProviderRequest } from '../types.js';
 import { openAIMessages } from './messages.js';
-import { isReasoningModel, openAIParameters } from './parameters.js';
+import { isReasoningModel, openAIMaxTokens, openAIParameters } from './parameters.js';
 import { openAIResponseFormat } from './response-format.js';
 import { openAITools } from './tools.js';
 
@@ -50,7 +50,7 @@ function plainBody(request: ProviderRequest, compatible: boolean): OpenAI.ChatCo
   const body: OpenAI.ChatCompletionCreateParamsNonStreaming = { model: request.model, messages: request.messages as OpenAI.ChatCompletionMessageParam[] };
   if (request.maxTokens !== undefined) {
     if (compatible) body.max_tokens = request.maxTokens;
-    else body.max_completion_tokens = request.maxTokens;
+    else body.max_completion_tokens = openAIMaxTokens(request.maxTokens, request);
   }
   if (request.temperature !== undefined && (compatible || !isReasoningModel(request.model))) body.temperature = request.temperature;
   return body;

@@ -11,7 +11,7 @@ import { mapOpenAIError } from './map-error.js';
 import { aliasedHeaders } from '../shared/presets/dialect.js';
 import { presetDialect } from '../shared/presets/dialects.js';
 import { withErrorEnvelope } from '../shared/presets/error-envelope.js';
-import { isReasoningModel } from './parameters.js';
+import { isReasoningModel, openAIThinkingTraits } from './parameters.js';
 import { rawEndpoint } from './raw-chat.js';
 import { responsesApi } from './responses/api.js';
 import { sentResponsesSchema } from './responses/body.js';
@@ -73,6 +73,8 @@ export function openAIAdapter(ctx: AdapterContext): ProviderAdapter {
     name: provider.name,
     type: provider.type,
     traits: { tokenCounting: 'characters', maxEmbeddingInputs: OPENAI_MAX_EMBEDDING_INPUTS, maxEmbeddingTokens: OPENAI_MAX_EMBEDDING_TOKENS, timeoutCoversBody: transport !== undefined },
+    // openai-compatible servers' models are not known: their max_tokens goes as asked.
+    thinkingTraits: (model: string) => (compatible ? undefined : openAIThinkingTraits(model)),
     ...(embedWire ? { rawEmbeddings: true } : {}),
     ...(passes ? { rawTarget: onResponses ? responsesTarget : chatTarget } : {}),
     chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import type { ProviderRequest } from '../types.js';
+import type { ProviderRequest, ThinkingTraits } from '../types.js';
 
 type Parameters = Pick<OpenAI.ChatCompletionCreateParamsNonStreaming,
   'max_tokens' | 'max_completion_tokens' | 'temperature' | 'top_p' | 'stop' | 'seed' | 'user' | 'reasoning_effort'>;
@@ -13,6 +13,14 @@ export function isReasoningModel(model: string): boolean {
 }
 
 /**
+ * `max_completion_tokens` for `openai` (set `maxTokens`): it covers reasoning and the visible answer
+ * together, so a reasoning model gets the router's reasoning allowance on top (src/decide/thinking-budget.ts).
+ */
+export function openAIMaxTokens(maxTokens: number, request: ProviderRequest): number {
+  return maxTokens + (request.thinking?.addTokens ?? 0);
+}
+
+/**
  * The sampling and control parameters. `openai`: `max_completion_tokens` (reasoning models refuse
  * `max_tokens`); `temperature`, `top_p` and `stop` dropped for reasoning models, which reject them;
  * `reasoning_effort` sent to reasoning models only (others reject it). `openai-compatible` servers
@@ -23,13 +31,21 @@ export function openAIParameters(request: ProviderRequest, compatible: boolean):
   const out: Parameters = {};
   if (request.maxTokens !== undefined) {
     if (compatible) out.max_tokens = request.maxTokens;
-    else out.max_completion_tokens = request.maxTokens;
+    else out.max_completion_tokens = openAIMaxTokens(request.maxTokens, request);
   }
   if (request.temperature !== undefined && !reasoning) out.temperature = request.temperature;
   if (request.topP !== undefined && !reasoning) out.top_p = request.topP;
   if (request.stop && request.stop.length > 0 && !reasoning) out.stop = request.stop;
   if (request.seed !== undefined) out.seed = request.seed;
   if (request.user !== undefined) out.user = request.user;
-  if (request.reasoning && (compatible || reasoning)) out.reasoning_effort = request.reasoning.effort;
+  const effort = reasoning ? request.thinking?.effort ?? request.reasoning?.effort : request.reasoning?.effort;
+  if (effort && (compatible || reasoning)) out.reasoning_effort = effort;
   return out;
+}
+
+const REASONING_TRAITS: ThinkingTraits = Object.freeze({ style: 'openai-effort', byDefault: true, minBudget: 0, canDisable: false });
+
+/** How an OpenAI model thinks, for the router's reasoning allowance: reasoning models at their effort, others not at all. */
+export function openAIThinkingTraits(model: string): ThinkingTraits | undefined {
+  return isReasoningModel(model) ? REASONING_TRAITS : undefined;
 }

@@ -13,11 +13,15 @@ import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
 import { unsendableChatParam } from './unsendable-param.js';
 
-/** Prompt tokens (a real tokenizer only when a token budget needs it) and the output reservation. */
+/**
+ * Prompt tokens (a real tokenizer only when a token budget needs it) and the output reservation:
+ * `maxTokens` plus the thinking budget the router added (thinking is billed as output), or the target's default.
+ */
 export function chatTokens(call: Call, target: TargetRuntime, payload: ProviderRequest): TokenEstimate {
   const { limits } = target.chat.budget;
   const needsTokenizer = limits.tpm !== undefined || limits.itpm !== undefined || call.tenant.budget?.limits.tpm !== undefined;
-  return { input: promptTokenEstimate(payload, needsTokenizer ? target.tokenCount() : undefined), output: payload.maxTokens ?? target.reserveOutputTokens };
+  const output = payload.maxTokens === undefined ? target.reserveOutputTokens : payload.maxTokens + (payload.thinking?.addTokens ?? 0);
+  return { input: promptTokenEstimate(payload, needsTokenizer ? target.tokenCount() : undefined), output };
 }
 
 /** Throws `invalid_output` when a tool call's arguments nest deeper than ANSWER_MAX_DEPTH. */

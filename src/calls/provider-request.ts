@@ -2,6 +2,8 @@ import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../.
 import type { TargetRuntime } from '../policy/state/target-runtime.js';
 import { passThroughSend } from '../decide/pass-through-send.js';
 import { keptHistory } from '../decide/reasoning-replay.js';
+import { thinkingPlan } from '../decide/thinking-budget.js';
+import { maxTokensIncludeThinking } from '../convert/max-tokens-meaning.js';
 import { passThroughOf } from '../pass-through/seam.js';
 import { toJSONSchema } from '../convert/schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
@@ -49,12 +51,17 @@ export function providerRequest(request: ChatRequest, target: TargetRuntime): Pr
   if (request.seed !== undefined) out.seed = request.seed;
   if (request.user !== undefined) out.user = request.user;
   if (request.reasoning) out.reasoning = request.reasoning;
+  // maxTokens is the visible answer's: a thinking model gets its thinking budget on top (docs/providers.md).
+  if (target.thinking && out.maxTokens !== undefined) {
+    const plan = thinkingPlan(target.thinking, request.reasoning, maxTokensIncludeThinking(request, target.thinking));
+    if (plan) out.thinking = plan;
+  }
   const extra = extraBody(request, target);
   if (extra) out.extraBody = extra;
   // Pass-through (the gateway's seam): the client's bytes when this target takes them as they are.
   const pass = passThroughOf(request);
   if (pass && target.adapter.rawTarget) {
-    const raw = passThroughSend(pass, target.adapter.rawTarget(out.model), { maxTokens: out.maxTokens, temperature: out.temperature, extraBody: extra }, request.chain ?? 'default', out.model);
+    const raw = passThroughSend(pass, target.adapter.rawTarget(out.model), { maxTokens: out.thinking && out.maxTokens !== undefined ? out.maxTokens + out.thinking.addTokens : out.maxTokens, temperature: out.temperature, extraBody: extra }, request.chain ?? 'default', out.model);
     if (raw !== undefined) {
       out.raw = raw;
       if (pass.addsUsage) out.rawAddsUsage = true;

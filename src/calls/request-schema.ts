@@ -90,7 +90,10 @@ const requestSchema = z.object({
   topP: z.number().min(0).max(1).optional(),
   seed: z.number().int().optional(),
   user: z.string().min(1).optional(),
-  reasoning: z.object({ effort: z.enum(['minimal', 'low', 'medium', 'high']) }).strict().optional(),
+  reasoning: z.object({
+    effort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+    budgetTokens: z.number().int().nonnegative().max(MAX_OUTPUT_TOKENS).optional(),
+  }).strict().refine((r) => r.effort !== undefined || r.budgetTokens !== undefined, { message: 'reasoning needs an effort or budgetTokens' }).optional(),
   providerOptions: z.record(z.string().min(1), z.record(z.string(), z.unknown())).optional(),
   tenant: z.string().min(1).optional(),
   idempotencyKey: z.string().min(1).optional(),

@@ -3,6 +3,7 @@ import { invalidField, isRecord, unsupportedField } from './convert-error.js';
 import { messageFromOpenAI } from './from-openai-messages.js';
 import { reasoningEffortOf } from './reasoning-effort.js';
 import { checkTypes, describe, type WireType } from './wire-types.js';
+import { setMaxTokensMeaning } from './max-tokens-meaning.js';
 
 /** Options of `fromOpenAI`. */
 export interface FromOpenAIOptions {
@@ -120,6 +121,8 @@ export function fromOpenAI(params: object, options: FromOpenAIOptions = {}): Cha
   if (typeof body.stop === 'string' || Array.isArray(body.stop)) request.stop = body.stop as string | string[];
   const maxTokens = body.max_completion_tokens ?? body.max_tokens;
   if (typeof maxTokens === 'number') request.maxTokens = maxTokens;
+  // OpenAI's max_completion_tokens counts the reasoning: an OpenAI reasoning target gets it as it is (docs/gateway.md).
+  if (typeof body.max_completion_tokens === 'number') setMaxTokensMeaning(request, 'openai');
   if (typeof body.temperature === 'number') request.temperature = body.temperature;
   if (typeof body.top_p === 'number') request.topP = body.top_p;
   if (typeof body.seed === 'number') request.seed = body.seed;

@@ -153,8 +153,12 @@ function toolChoiceOf(raw: unknown, tools: AnswerTool[]): ToolChoice | undefined
   return allowed.length === 1 ? { name: String(allowed[0]) } : 'required';
 }
 
-/** Effort from `thinkingConfig`; thinking models think (dynamically) unless told a budget of 0. */
-function reasoningOf(config: any, model: string): { effort: string } | SimError | undefined {
+/**
+ * Effort from `thinkingConfig`; thinking models think (dynamically) unless told a budget of 0. Told
+ * a budget, the model thinks all of it, out of `maxOutputTokens` (the worst case Gemini allows: the
+ * empty answer of a budget that leaves the answer no room).
+ */
+function reasoningOf(config: any, model: string): { effort: string; spendTokens?: number } | SimError | undefined {
   const family = geminiFamily(model);
   const thinking = isObject(config?.thinkingConfig) ? config.thinkingConfig : {};
   if (thinking.thinkingBudget !== undefined && thinking.thinkingLevel !== undefined) return invalid('You can only set only one of thinking budget and thinking level.');
@@ -163,7 +167,7 @@ function reasoningOf(config: any, model: string): { effort: string } | SimError 
   if (typeof thinking.thinkingLevel === 'string') return { effort: thinking.thinkingLevel.toLowerCase() };
   const budget = thinking.thinkingBudget;
   if (budget === 0) return undefined;
-  if (typeof budget === 'number' && budget > 0) return { effort: budget <= 1024 ? 'low' : budget <= 8192 ? 'medium' : 'high' };
+  if (typeof budget === 'number' && budget > 0) return { effort: budget <= 1024 ? 'low' : budget <= 8192 ? 'medium' : 'high', spendTokens: budget };
   return { effort: 'medium' };
 }
 

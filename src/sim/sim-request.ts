@@ -16,8 +16,11 @@ export interface SimRequest {
   toolChoice?: ToolChoice;
   parallelToolCalls?: boolean;
   responseFormat?: AnswerFormat;
-  /** OpenAI `reasoning_effort`; Anthropic `output_config.effort` when thinking is on (default `high`). */
-  reasoning?: { effort: string };
+  /**
+   * OpenAI `reasoning_effort`; Anthropic `output_config.effort` when thinking is on (default `high`);
+   * Gemini's level or budget. `spendTokens` (Gemini `thinkingBudget`): the model thinks its whole budget.
+   */
+  reasoning?: { effort: string; spendTokens?: number };
   /** Anthropic extended thinking: the answer starts with a thinking block. */
   thinking?: { display: 'summarized' | 'omitted' };
   /** OpenAI Responses `include: ['reasoning.encrypted_content']` with a reasoning effort: the output opens with a `reasoning` item. */

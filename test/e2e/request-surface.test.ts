@@ -520,9 +520,10 @@ describe('parameters, as providers/PARAMETERS.md documents them', () => {
     ['claude-opus-4-8', 'high', undefined, { type: 'adaptive' }, { effort: 'high' }],
     ['claude-sonnet-4-6', 'medium', undefined, { type: 'adaptive' }, { effort: 'medium' }],
     ['claude-sonnet-4-5-20250929', 'medium', undefined, { type: 'enabled', budget_tokens: 2048 }, undefined],
-    ['claude-opus-4-1', 'high', 3000, { type: 'enabled', budget_tokens: 2999 }, undefined],
+    // maxTokens is the visible answer's (issue 37): the effort's whole budget goes on top of it, never squeezed inside.
+    ['claude-opus-4-1', 'high', 3000, { type: 'enabled', budget_tokens: 4096 }, undefined],
     ['claude-3-7-sonnet-20250219', 'low', undefined, { type: 'enabled', budget_tokens: 1024 }, undefined],
-    ['claude-haiku-4-5', 'low', 1024, undefined, undefined],
+    ['claude-haiku-4-5', 'low', 1024, { type: 'enabled', budget_tokens: 1024 }, undefined],
     ['claude-3-5-haiku-latest', 'high', undefined, undefined, undefined],
   ] as const)('maps reasoning on %s (effort %s, maxTokens %s) to thinking %j and output_config %j', async (model, effort, maxTokens, thinking, outputConfig) => {
     const { router } = setup({ chains: { default: [`anthropic:${model}`] } });

@@ -57,11 +57,13 @@ export function responsesBody(request: ProviderRequest, provider: string): Respo
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
   }
   if (format) body.text = { format };
-  if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
+  // max_output_tokens covers reasoning and answer: a reasoning model gets the router's allowance on top.
+  if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens + (request.thinking?.addTokens ?? 0);
   if (request.temperature !== undefined && !reasoning) body.temperature = request.temperature;
   if (request.topP !== undefined && !reasoning) body.top_p = request.topP;
   if (request.user !== undefined) body.user = request.user;
-  if (request.reasoning && reasoning) body.reasoning = { effort: request.reasoning.effort };
+  const effort = request.thinking?.effort ?? request.reasoning?.effort;
+  if (effort && reasoning) body.reasoning = { effort };
   return request.extraBody ? Object.assign({}, body, request.extraBody) : body;
 }
 

@@ -101,7 +101,8 @@ describe('responses api: streams', () => {
     let done: StreamEvent | undefined;
     for await (const e of router.stream({ messages: [{ role: 'user', content: 'story' }], maxTokens: 3 })) done = e;
     expect(done).toMatchObject({ type: 'done', result: { finishReason: 'length', text: 'Once upon', usage: { inputTokens: 10, outputTokens: 3 } } });
-    expect(up.requests[0]!.body.max_output_tokens).toBe(3);
+    // maxTokens is the visible answer's: gpt-5.4 reasons at its default (medium) effort, whose 8192-token allowance is added.
+    expect(up.requests[0]!.body.max_output_tokens).toBe(3 + 8192);
   });
 });
 

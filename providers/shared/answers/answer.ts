@@ -29,7 +29,8 @@ export interface AnswerRequest {
   /** @default true */
   parallelToolCalls?: boolean;
   responseFormat?: AnswerFormat;
-  reasoning?: { effort: string };
+  /** `spendTokens`: a thinking budget the model spends whole (the simulated Gemini's `thinkingBudget`), instead of the effort's tokens. */
+  reasoning?: { effort?: string; spendTokens?: number };
 }
 
 /** Ways to bend an answer: faults and per-API habits. */
@@ -76,13 +77,13 @@ const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
  * 2. otherwise text: after tool results `toolResultAnswer`, else `fakeAnswer` (which follows the
  *    instructions a simulator can follow); with a `responseFormat`, or a prompt that asks for JSON
  *    (`asksForJson`), JSON instead (`jsonAnswerText`), its values drawn from the prompt too.
- * Reasoning tokens come first out of `maxTokens`; the rest bounds text then arguments, in order, at
+ * Reasoning tokens (the effort's, or a thinking budget spent whole) come first out of `maxTokens`; the rest bounds text then arguments, in order, at
  * 4 characters a token, and whatever does not fit is cut (finish `length`; a call cut short has
  * `complete: false`, calls after it are dropped).
  */
 export function planAnswer(request: AnswerRequest, options: AnswerOptions = {}): Answer {
   const { model, messages, maxTokens } = request;
-  const reasoningTokens = Math.min(reasoningTokensFor(request.reasoning?.effort), maxTokens ?? Infinity);
+  const reasoningTokens = Math.min(request.reasoning?.spendTokens ?? reasoningTokensFor(request.reasoning?.effort), maxTokens ?? Infinity);
   const budget = maxTokens === undefined ? undefined : maxTokens - reasoningTokens;
   const chosen = chooseTools(request.tools, request.toolChoice, messages, request.parallelToolCalls ?? true);
   const prompt = promptContext(messages);

@@ -3,6 +3,7 @@ import { checkTypes, type WireType } from '../../convert/wire-types.js';
 import type { ChatRequest, ReasoningOptions, Tool, ToolChoice } from '../../types.js';
 import { cacheOf, messagesOf, systemOf } from './anthropic-content.js';
 import { invalid, unsupported, wrongType } from './wire-error.js';
+import { setMaxTokensMeaning } from '../../convert/max-tokens-meaning.js';
 
 /** The JSON type of every top-level field read; a value of another type is a 400 naming the field. */
 const TYPES: Readonly<Record<string, WireType>> = {
@@ -78,6 +79,24 @@ function reasoningOf(thinking: unknown, effort: unknown): ReasoningOptions | und
   throw wrongType('thinking.type', 'enabled, adaptive or disabled', thinking.type);
 }
 
+/**
+ * Anthropic's `max_tokens` counts the thinking; the router's `maxTokens` is the visible answer's
+ * (docs/gateway.md, "max_tokens and thinking"). With `budget_tokens` below `max_tokens` the request
+ * keeps the budget and the rest for the answer, so an Anthropic target is sent the client's numbers
+ * and another target its own thinking on top of that answer. Adaptive thinking has no budget to take
+ * off: the number is marked Anthropic's, so Claude targets get it as it is. A budget at or over
+ * `max_tokens` (Anthropic refuses it) keeps the effort only, as before.
+ */
+function maxTokensOf(request: ChatRequest, thinking: unknown): void {
+  const budget = isRecord(thinking) && thinking.type === 'enabled' ? thinking.budget_tokens as number : undefined;
+  if (request.maxTokens === undefined) return;
+  if (budget === undefined) setMaxTokensMeaning(request, 'anthropic');
+  else if (budget < request.maxTokens) {
+    request.maxTokens -= budget;
+    request.reasoning!.budgetTokens = budget;
+  }
+}
+
 /** What `fromAnthropic` makes of a body: the router's request, and where each of its messages came from. */
 export interface FromAnthropic {
   request: ChatRequest;
@@ -121,7 +140,10 @@ export function fromAnthropic(body: Record<string, unknown>, chain: string): Fro
   const output = isRecord(body.output_config) ? body.output_config : {};
   for (const key of Object.keys(output)) if (key !== 'effort' && key !== 'format' && output[key] !== undefined) throw unsupported(`output_config.${key}`, 'no Switchyard equivalent');
   const reasoning = reasoningOf(body.thinking, output.effort);
-  if (reasoning) request.reasoning = reasoning;
+  if (reasoning) {
+    request.reasoning = reasoning;
+    maxTokensOf(request, body.thinking);
+  }
   if (output.format !== undefined && output.format !== null) {
     const format = output.format;
     if (!isRecord(format) || format.type !== 'json_schema') throw unsupported('output_config.format', 'only {type: "json_schema", schema}');

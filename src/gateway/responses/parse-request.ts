@@ -3,6 +3,7 @@ import type { ChatRequest, Message, ReasoningOptions, ResponseFormat, Tool, Tool
 import { inputMessages, type ItemLookup } from './input-items.js';
 import { checkFields } from './request-fields.js';
 import { invalid, isObject, optionalBoolean, optionalNumber, optionalString, typeName, unsupported } from './wire-errors.js';
+import { setMaxTokensMeaning } from '../../convert/max-tokens-meaning.js';
 
 /** A Responses request, read: what goes to the router, what a stored record adds, and what the answer echoes. */
 export interface ResponsesCall {
@@ -140,7 +141,11 @@ export function responsesCall(body: Readonly<Record<string, unknown>>, history: 
   if (reasoning) chat.reasoning = reasoning;
   const maxTokens = optionalNumber(body.max_output_tokens, 'max_output_tokens');
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) throw invalid('max_output_tokens', `expected a whole number of at least 1, got ${maxTokens}`);
-  if (maxTokens !== undefined) chat.maxTokens = maxTokens;
+  if (maxTokens !== undefined) {
+    chat.maxTokens = maxTokens;
+    // OpenAI's max_output_tokens counts the reasoning: an OpenAI reasoning target gets it as it is (docs/gateway.md).
+    setMaxTokensMeaning(chat, 'openai');
+  }
   const temperature = inRange(optionalNumber(body.temperature, 'temperature'), 'temperature', 2);
   if (temperature !== undefined) chat.temperature = temperature;
   const topP = inRange(optionalNumber(body.top_p, 'top_p'), 'top_p', 1);

@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from '../../../providers/types.js';
+import type { ProviderAdapter, ThinkingTraits } from '../../../providers/types.js';
 import { capabilitiesOf, type Capabilities } from './capabilities.js';
 import { DEFAULTS, STREAM_LEASE_TTL_MS } from '../../config/defaults.js';
 import type { ResolvedConfig, ResolvedProvider, Target } from '../../config/index.js';
@@ -77,6 +77,8 @@ export interface TargetRuntime {
   readonly capabilities: Capabilities;
   /** A member of a pool with `outlier`: its ejection state in that pool (undefined elsewhere). */
   readonly outlier: OutlierMember | undefined;
+  /** How the model thinks, read once from its adapter (src/decide/thinking-budget.ts sizes the budget from it); undefined when it does not. */
+  readonly thinking?: ThinkingTraits;
 }
 
 /** What the pools' outlier state reads: the clock, and where ejections are reported. */
@@ -165,6 +167,7 @@ export function buildTargets(config: ResolvedConfig, adapters: ReadonlyMap<strin
         reserveOutputTokens: adapter.traits.defaultMaxTokens ?? provider.limits?.reserveOutputTokens ?? DEFAULTS.limits.reserveOutputTokens,
         capabilities: capabilitiesOf(provider, adapter.traits),
         outlier: outlierMember(target, timeoutMs),
+        thinking: adapter.thinkingTraits?.(target.model),
       };
     }));
   }
