@@ -222,6 +222,12 @@ export interface ChatRequest {
   timeoutMs?: number;
   /** Streams only: abandon a target that shows nothing within this (overrides the provider's). */
   firstTokenTimeoutMs?: number;
+  /**
+   * Streams only: emit `thinking` events (the model's reasoning text, signatures, redacted data). A
+   * forwarded thinking delta is visible output and commits the stream. @default false: thinking
+   * stays uncommitted (liveness only), as the commit point says.
+   */
+  streamThinking?: boolean;
   /** `false` bypasses the response cache for this call. @default true when `cache` is configured */
   cache?: boolean;
 }

@@ -97,6 +97,7 @@ const requestSchema = z.object({
   signal: z.instanceof(AbortSignal).optional(),
   timeoutMs: positiveMs.optional(),
   firstTokenTimeoutMs: positiveMs.optional(),
+  streamThinking: z.boolean().optional(),
   cache: z.boolean().optional(),
 }).strict();
 

@@ -20,11 +20,15 @@ export type { PartialToolCall } from './tool-call-assembler.js';
 /**
  * What `router.stream` yields: `start`, then `text` deltas and tool calls (`tool_call_delta`
  * fragments, with `id` and `name` on a call's first, and one `tool_call` once its arguments are
- * complete and parsed), then exactly one of `done` or `interrupted`.
+ * complete and parsed), then exactly one of `done` or `interrupted`. With `streamThinking: true` on
+ * the request, the model's reasoning comes too, as `thinking` events: a forwarded thinking event is
+ * visible output, so the first one commits the stream (a failure after it is `interrupted`, never a
+ * fall-through). Without it thinking is never shown and never commits.
  */
 export type StreamEvent =
   | StreamStart
   | { type: 'text'; delta: string }
+  | StreamThinking
   | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
   | { type: 'tool_call'; toolCall: ToolCall }
   | { type: 'done'; result: ChatResult }
@@ -40,6 +44,30 @@ export type StreamEvent =
   };
 
 /**
+ * A piece of the model's reasoning (only with `streamThinking`): each carries at least one of
+ * `delta`, `signature`, `redacted`. The answer's thinking blocks, verbatim with their signatures,
+ * are also in `done`'s `result.message.providerParts`, to send back on the next turn.
+ */
+export interface StreamThinking {
+  type: 'thinking';
+  /** Numbers the thinking blocks of the turn: 0, 1, ... */
+  index: number;
+  /** A piece of the block's text. */
+  delta?: string;
+  /** The block's signature (Anthropic signature_delta, Bedrock reasoningContent signature, Gemini thoughtSignature), once known. */
+  signature?: string;
+  /** The opaque data of a redacted_thinking block, whole (Bedrock's redactedContent as base64). */
+  redacted?: string;
+}
+
+/** The prompt's tokens as the provider reported them before the answer (Anthropic's `message_start`). */
+export interface InputUsage {
+  inputTokens: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+}
+
+/**
  * The first event of a stream, at its commit point: the target that streams, every attempt the call
  * made to get here (tried or skipped; the last one is this stream's), and the facts of the
  * committed attempt's response headers, known before any text: what a proxy must send before its body.
@@ -53,6 +81,11 @@ export interface StreamStart {
   requestId?: string;
   /** The headroom the committed response reported, when it carried rate-limit headers. */
   rateLimit?: RateLimitSnapshot;
+  /**
+   * The prompt's tokens, when the provider reported them before the answer (Anthropic does, in
+   * `message_start`); the final counts are `done`'s `result.usage`.
+   */
+  inputUsage?: InputUsage;
 }
 
 /**
@@ -81,6 +114,8 @@ export interface OpenStream {
   scope: AttemptScope;
   requestId?: string;
   rateLimit?: RateLimitSnapshot;
+  /** The provider's `usage` event, when it sent one before the commit point. */
+  inputUsage?: InputUsage;
   /** Pass-through: the upstream's bytes up to the commit point (held until the stream starts). */
   raw?: string;
   /** Whether `endStream` gave the attempt back (a field of this object, not a closure or an owner object per stream). */
@@ -111,17 +146,28 @@ async function endStream(open: OpenStream, slot: AttemptSlot | undefined, how: S
   if (how !== 'done') await open.events.return?.(undefined).catch(() => {});
 }
 
+type ProviderThinking = Extract<ProviderStreamEvent, { type: 'thinking' }>;
+
+/** A provider's thinking event that carries something to show (its text, signature or redacted data). */
+export const showsThinking = (event: ProviderThinking): boolean => event.delta !== undefined || event.signature !== undefined || event.redacted !== undefined;
+
+/** A provider's thinking event as the router's (adapters set `index` with any field; 0 stands in otherwise). */
+const thinkingEvent = (event: ProviderThinking): StreamThinking => (event.index === undefined ? Object.assign({ index: 0 }, event) : event as StreamThinking);
+
 /**
  * Opens a provider stream and reads it up to the commit point: the first event the caller can see,
- * non-empty text, the start of a tool call, or the finish. Role-only chunks and pings never reach
- * us; thinking the caller is not shown proves the provider alive (the first-token timer starts
- * over) but does not commit. Anything that fails before the commit point is an ordinary failed
- * attempt, so the whole decision table applies; the attempt's scope is handed to the stream after.
+ * non-empty text, the start of a tool call, the finish, or (with `showThinking`, the request's
+ * `streamThinking`) thinking that carries text, a signature or redacted data. Role-only chunks and
+ * pings never reach us; thinking the caller is not shown proves the provider alive (the first-token
+ * timer starts over) but does not commit. Anything that fails before the commit point is an
+ * ordinary failed attempt, so the whole decision table applies; the attempt's scope is handed to
+ * the stream after.
  */
-async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scope: AttemptScope): Promise<OpenStream> {
+async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scope: AttemptScope, showThinking: boolean): Promise<OpenStream> {
   const it = events[Symbol.asyncIterator]();
   let open: Extract<ProviderStreamEvent, { type: 'open' }> | undefined;
   let raw: string | undefined;
+  let inputUsage: InputUsage | undefined;
   try {
     for (;;) {
       const next = await it.next();
@@ -129,15 +175,24 @@ async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scop
       const event = next.value;
       if (event.type === 'open') open = event;
       else if (event.type === 'raw') raw = raw === undefined ? event.bytes : raw + event.bytes;
-      else if (event.type === 'thinking') scope.alive();
-      else if (event.type === 'delta' || event.type === 'tool_call_start' || event.type === 'finish') {
-        return { first: event, events: it, scope, requestId: open?.requestId, rateLimit: open?.rateLimit, raw, ended: false };
+      else if (event.type === 'usage') inputUsage = event;
+      else if (event.type === 'thinking' && !(showThinking && showsThinking(event))) scope.alive();
+      else if (event.type === 'delta' || event.type === 'tool_call_start' || event.type === 'finish' || event.type === 'thinking') {
+        return { first: event, events: it, scope, requestId: open?.requestId, rateLimit: open?.rateLimit, inputUsage, raw, ended: false };
       }
     }
   } catch (err) {
     await it.return?.().catch(() => {});
     throw err;
   }
+}
+
+/** The counters of a provider's `usage` event, without its `type`. */
+function inputUsageOf(event: InputUsage): InputUsage {
+  const out: InputUsage = { inputTokens: event.inputTokens };
+  if (event.cachedInputTokens !== undefined) out.cachedInputTokens = event.cachedInputTokens;
+  if (event.cacheWriteTokens !== undefined) out.cacheWriteTokens = event.cacheWriteTokens;
+  return out;
 }
 
 /** Why a committed stream stopped early, as the error the `interrupted` event carries. */
@@ -158,7 +213,7 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
   payload: (call, target) => providerRequest(call.request as ChatRequest, target),
   endpoint: (target) => target.chat,
   estimateTokens: chatTokens,
-  send: (adapter, payload, handle) => openUntilVisible(adapter.stream(payload, handle), handle.scope!),
+  send: (adapter, payload, handle, call) => openUntilVisible(adapter.stream(payload, handle), handle.scope!, (call.request as ChatRequest).streamThinking === true),
   attemptTimeoutMs: (call, target) => (call.request as ChatRequest).firstTokenTimeoutMs ?? target.firstTokenTimeoutMs ?? Infinity,
   timeoutLabel: () => 'no first token in time',
   leaseTtlMs: (target) => target.streamLeaseTtlMs,
@@ -207,6 +262,7 @@ async function* streamTarget(rt: HedgeDeps, call: Call<ChatRequest>, leave: () =
   // What the stream holds of the text: all of it only when the caller wants it back, or a
   // responseFormat answer must be parsed at the end; otherwise a count, so memory does not grow with it.
   const holdsText = keepText || call.request.responseFormat !== undefined;
+  const showThinking = call.request.streamThinking === true;
   let text = '';
   let chars = 0;
   let finished = false;
@@ -215,6 +271,7 @@ async function* streamTarget(rt: HedgeDeps, call: Call<ChatRequest>, leave: () =
     yield {
       type: 'start', ...where, attempts: call.attempts,
       ...(open.requestId !== undefined ? { requestId: open.requestId } : {}), ...(open.rateLimit ? { rateLimit: open.rateLimit } : {}),
+      ...(open.inputUsage ? { inputUsage: inputUsageOf(open.inputUsage) } : {}),
       ...(open.raw !== undefined ? RAW_START : {}),
     };
     if (open.raw !== undefined) yield { type: 'raw', bytes: open.raw };
@@ -226,6 +283,8 @@ async function* streamTarget(rt: HedgeDeps, call: Call<ChatRequest>, leave: () =
         yield { type: 'text', delta: event.text };
       } else if (event.type === 'raw') {
         yield event;
+      } else if (event.type === 'thinking') {
+        if (showThinking && showsThinking(event)) yield thinkingEvent(event);
       } else if (event.type === 'tool_call_start' || event.type === 'tool_call_delta' || event.type === 'tool_call_end') {
         for (const out of tools.take(event)) yield out;
       }
