@@ -29,6 +29,12 @@ export type SchemaInput = JSONSchema | ZodType;
 export interface CacheBreakpoint {
   /** The cache lifetime (Anthropic `ttl`, Bedrock `cachePoint.ttl`). @default '5m' */
   ttl?: '5m' | '1h';
+  /**
+   * Anthropic's `cache_control` object exactly as a client wrote it (the gateway's /v1/messages
+   * keeps it: `scope`, keys Anthropic adds later): Anthropic targets are sent it as it is, instead
+   * of one built from `ttl`; other providers read `ttl` alone.
+   */
+  cacheControl?: Readonly<Record<string, unknown>>;
 }
 
 /** Text in a user message. */
