@@ -14,8 +14,10 @@ import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
 import { ToolCallAssembler, type PartialToolCall } from './tool-call-assembler.js';
 import { unsendableChatParam } from './unsendable-param.js';
+import { inputUsageOf, showsThinking, thinkingEvent, type InputUsage, type StreamThinking } from './stream-thinking.js';
 
 export type { PartialToolCall } from './tool-call-assembler.js';
+export type { InputUsage, StreamThinking } from './stream-thinking.js';
 
 /**
  * What `router.stream` yields: `start`, then `text` deltas and tool calls (`tool_call_delta`
@@ -42,30 +44,6 @@ export type StreamEvent =
     incompleteToolCalls: PartialToolCall[];
     error: RouterError;
   };
-
-/**
- * A piece of the model's reasoning (only with `streamThinking`): each carries at least one of
- * `delta`, `signature`, `redacted`. The answer's thinking blocks, verbatim with their signatures,
- * are also in `done`'s `result.message.providerParts`, to send back on the next turn.
- */
-export interface StreamThinking {
-  type: 'thinking';
-  /** Numbers the thinking blocks of the turn: 0, 1, ... */
-  index: number;
-  /** A piece of the block's text. */
-  delta?: string;
-  /** The block's signature (Anthropic signature_delta, Bedrock reasoningContent signature, Gemini thoughtSignature), once known. */
-  signature?: string;
-  /** The opaque data of a redacted_thinking block, whole (Bedrock's redactedContent as base64). */
-  redacted?: string;
-}
-
-/** The prompt's tokens as the provider reported them before the answer (Anthropic's `message_start`). */
-export interface InputUsage {
-  inputTokens: number;
-  cachedInputTokens?: number;
-  cacheWriteTokens?: number;
-}
 
 /**
  * The first event of a stream, at its commit point: the target that streams, every attempt the call
@@ -146,14 +124,6 @@ async function endStream(open: OpenStream, slot: AttemptSlot | undefined, how: S
   if (how !== 'done') await open.events.return?.(undefined).catch(() => {});
 }
 
-type ProviderThinking = Extract<ProviderStreamEvent, { type: 'thinking' }>;
-
-/** A provider's thinking event that carries something to show (its text, signature or redacted data). */
-export const showsThinking = (event: ProviderThinking): boolean => event.delta !== undefined || event.signature !== undefined || event.redacted !== undefined;
-
-/** A provider's thinking event as the router's (adapters set `index` with any field; 0 stands in otherwise). */
-const thinkingEvent = (event: ProviderThinking): StreamThinking => (event.index === undefined ? Object.assign({ index: 0 }, event) : event as StreamThinking);
-
 /**
  * Opens a provider stream and reads it up to the commit point: the first event the caller can see,
  * non-empty text, the start of a tool call, the finish, or (with `showThinking`, the request's
@@ -185,14 +155,6 @@ async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scop
     await it.return?.().catch(() => {});
     throw err;
   }
-}
-
-/** The counters of a provider's `usage` event, without its `type`. */
-function inputUsageOf(event: InputUsage): InputUsage {
-  const out: InputUsage = { inputTokens: event.inputTokens };
-  if (event.cachedInputTokens !== undefined) out.cachedInputTokens = event.cachedInputTokens;
-  if (event.cacheWriteTokens !== undefined) out.cacheWriteTokens = event.cacheWriteTokens;
-  return out;
 }
 
 /** Why a committed stream stopped early, as the error the `interrupted` event carries. */
