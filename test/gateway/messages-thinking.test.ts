@@ -6,6 +6,8 @@ import { ANTHROPIC_PATH, OPENAI_PATH } from '../support/fixtures.js';
 import { openaiSse } from '../support/sse.js';
 import type { Upstream } from '../support/upstream.js';
 import { upstreamPerTest } from '../support/upstream-per-test.js';
+import { geminiChunk, geminiPath } from '../../providers/test-support/gemini-wire.js';
+import { ANTHROPIC_KEY, OPENAI_KEY } from '../support/wire-router.js';
 import { startHarness, type Harness } from './gateway-harness.js';
 
 // A Claude-Code-shaped streamed turn with thinking through POST /v1/messages (the translated path):
@@ -86,6 +88,20 @@ describe('POST /v1/messages streams thinking through the Anthropic SDK', () => {
     const sent = up.requests[1]!;
     expect(sent.body.messages[1]).toEqual({ role: 'assistant', content: [THINKING, REDACTED, TEXT, TOOL] });
     expect(sent.text).toContain(JSON.stringify([THINKING, REDACTED, TEXT, TOOL]));
+  });
+
+  it('leaves out the thinking of a target other than Anthropic (a Gemini one), as its JSON answer does, and streams its text', async () => {
+    const providers = {
+      anthropic: { type: 'anthropic' as const, apiKey: ANTHROPIC_KEY, baseURL: up.url },
+      openai: { type: 'openai' as const, apiKey: OPENAI_KEY, baseURL: `${up.url}/v1` },
+      gemini: { type: 'gemini' as const, apiKey: 'AIzaSyTESTgemini0123456789abcdefghijk', baseURL: `${up.url}/v1beta` },
+    };
+    h = await startHarness(up, { providers, chains: { 'gemini-only': ['gemini:gemini-2.5-flash'] } });
+    const path = geminiPath('gemini-2.5-flash', 'streamGenerateContent');
+    up.script(path, { sse: [geminiChunk([{ text: 'Weighing it.', thought: true, thoughtSignature: 'Q2lr' }]), geminiChunk([{ text: 'Running the tests.' }], { finishReason: 'STOP' })] });
+    const final = await client().messages.stream(turn('gemini-only', [ask])).finalMessage();
+    expect(final.content).toEqual([{ type: 'text', text: 'Running the tests.' }]);
+    expect(up.count(path)).toBe(1);
   });
 
   it('starts an OpenAI target\'s stream with the router\'s estimate of the prompt as input_tokens, numbers for the cache fields, and ends with the reported counts', async () => {

@@ -29,14 +29,14 @@ function startUsage(start: StreamStart, prompt: Prompt | undefined): AnthropicUs
  * `thinking_delta`s and its signature as a `signature_delta`, a redacted block started whole
  * (`{type: 'redacted_thinking', data}`) and stopped (the SDK's RawContentBlockStartEvent,
  * ThinkingDelta, SignatureDelta; https://docs.claude.com/en/docs/build-with-claude/extended-thinking#streaming-thinking);
- * a signature for a block already closed (Gemini signs the part after its thoughts) has no block to
- * go in and is left out; text in a text block; each tool call in a `tool_use` block of its own (started with its
+ * `showThinking` false (a target other than Anthropic, whose signatures no Anthropic model would
+ * take back: the JSON answer shows its thinking no more) leaves thinking out; text in a text block; each tool call in a `tool_use` block of its own (started with its
  * id and name and `input: {}`, its arguments as `input_json_delta` fragments, keyed by the block's
  * index, never by "the current tool"); `content_block_stop` as each block ends; `message_delta`
  * (stop reason, usage) and `message_stop` at `done`. An interruption ends the stream with an
  * `error` event, which the Anthropic SDK throws on, never a `message_stop`.
  */
-export function anthropicStreamer(model?: string, prompt?: Prompt): AnthropicStreamer {
+export function anthropicStreamer(model?: string, prompt?: Prompt, showThinking = true): AnthropicStreamer {
   const id = messageId();
   let index = -1;
   /** The open block: text, a thinking block (router thinking index), or the tool call (router ordinal) it holds. */
@@ -95,7 +95,7 @@ export function anthropicStreamer(model?: string, prompt?: Prompt): AnthropicStr
           }, { type: 'ping' });
           break;
         case 'thinking':
-          thinking(out, event);
+          if (showThinking) thinking(out, event);
           break;
         case 'text':
           if (!event.delta) break;

@@ -72,7 +72,9 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
   if (thinkingOn((request.body as Record<string, unknown>).thinking)) chat.streamThinking = true;
   const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
   const { start, res } = await startStream(request, reply, state.draining, events);
-  await relayEvents(new SseWriter(res), events, start, MESSAGES, anthropicStreamer(undefined, chat), context);
+  // Thinking blocks only from an Anthropic target, as a JSON answer shows them (to-anthropic.ts contentOf).
+  const thinkingBlocks = chat.streamThinking === true && state.router.config.providers[start.provider]?.type === 'anthropic';
+  await relayEvents(new SseWriter(res), events, start, MESSAGES, anthropicStreamer(undefined, chat, thinkingBlocks), context);
   return reply;
 }
 
