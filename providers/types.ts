@@ -250,7 +250,9 @@ export interface ProviderCallOptions {
 
 /**
  * What an adapter's stream yields: `open` once the response headers arrive; `delta` for every
- * non-empty piece of text; `thinking` for reasoning the caller is not shown (liveness only); tool
+ * non-empty piece of text; `thinking` for reasoning (its text, signature or redacted data, which the
+ * router shows only to a request with `streamThinking`; otherwise liveness only); `usage` at most
+ * once, before any content, when the provider reports the prompt's tokens up front; tool
  * calls as `tool_call_start` (index = the call's ordinal in this answer, from 0, never a content-block
  * index), `tool_call_delta` fragments of its JSON arguments and `tool_call_end` once its arguments are
  * complete; and `finish` exactly once, last, when and only when the provider's terminal event
@@ -262,7 +264,24 @@ export type ProviderStreamEvent =
   | { type: 'open'; requestId?: string; rateLimit?: RateLimitSnapshot }
   | { type: 'raw'; bytes: string }
   | { type: 'delta'; text: string }
-  | { type: 'thinking' }
+  | {
+    type: 'thinking';
+    /** The thinking block of this answer it belongs to (0, 1, ...: its ordinal, never a content-block index); set whenever a field below is. */
+    index?: number;
+    /** A piece of the block's text (Anthropic thinking_delta, Bedrock reasoningText.text, a Gemini thought part). */
+    delta?: string;
+    /** The block's signature, once known (Anthropic signature_delta, Bedrock reasoningText.signature, Gemini thoughtSignature). */
+    signature?: string;
+    /** A redacted block's opaque data, whole (Anthropic redacted_thinking.data; Bedrock redactedContent as base64). */
+    redacted?: string;
+  }
+  | {
+    type: 'usage';
+    /** The prompt's tokens as the provider reported them before the answer (Anthropic's message_start): what a relay can show at the start. */
+    inputTokens: number;
+    cachedInputTokens?: number;
+    cacheWriteTokens?: number;
+  }
   | { type: 'tool_call_start'; index: number; id: string; name: string }
   | { type: 'tool_call_delta'; index: number; argumentsDelta: string }
   | { type: 'tool_call_end'; index: number }

@@ -1,7 +1,7 @@
 // The public entry: an explicit list. Test hooks live in `switchyard-llm/testing`.
 export { createRouter } from './router.js';
 export type { Router, RouterOptions } from './router.js';
-export type { StreamEvent, StreamOptions } from './calls/stream.js';
+export type { InputUsage, StreamEvent, StreamOptions, StreamThinking } from './calls/stream.js';
 export { RouterError, isRouterError, ERROR_KINDS } from './errors.js';
 export type { ErrorKind, RouterErrorFacts } from './errors.js';
 export { fromOpenAI, toOpenAI } from './convert/index.js';

@@ -29,6 +29,12 @@ export type SchemaInput = JSONSchema | ZodType;
 export interface CacheBreakpoint {
   /** The cache lifetime (Anthropic `ttl`, Bedrock `cachePoint.ttl`). @default '5m' */
   ttl?: '5m' | '1h';
+  /**
+   * Anthropic's `cache_control` object exactly as a client wrote it (the gateway's /v1/messages
+   * keeps it: `scope`, keys Anthropic adds later): Anthropic targets are sent it as it is, instead
+   * of one built from `ttl`; other providers read `ttl` alone.
+   */
+  cacheControl?: Readonly<Record<string, unknown>>;
 }
 
 /** Text in a user message. */
@@ -229,6 +235,12 @@ export interface ChatRequest {
   timeoutMs?: number;
   /** Streams only: abandon a target that shows nothing within this (overrides the provider's). */
   firstTokenTimeoutMs?: number;
+  /**
+   * Streams only: emit `thinking` events (the model's reasoning text, signatures, redacted data). A
+   * forwarded thinking delta is visible output and commits the stream. @default false: thinking
+   * stays uncommitted (liveness only), as the commit point says.
+   */
+  streamThinking?: boolean;
   /** `false` bypasses the response cache for this call. @default true when `cache` is configured */
   cache?: boolean;
 }

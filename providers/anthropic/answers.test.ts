@@ -109,6 +109,43 @@ describe('anthropic streams with tool calls, through the real SDK', () => {
     ] } });
   });
 
+  it('streams thinking text, its signature and a redacted block as thinking events numbered by thinking block', async () => {
+    upstream.script(ANTHROPIC_PATH, { sse: [
+      anthropicMessageStart(),
+      ...anthropicThinkingBlockSse(0, ['I need to divide ', '925 by 5.'], 'EvQBCkYICxgCKkAx'),
+      anthropicEvent({ type: 'content_block_start', index: 1, content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT' } }),
+      anthropicEvent({ type: 'content_block_stop', index: 1 }),
+      ...anthropicToolBlockSse(2, 'toolu_01X', 'divide', ['{"a": 925, ', '"b": 5}']),
+      ...anthropicSseEnd('tool_use'),
+    ] });
+    const { events } = await drain(anthropic(), ask);
+    expect(events.filter((e) => e.type === 'thinking')).toEqual([
+      { type: 'thinking' },
+      { type: 'thinking', index: 0, delta: 'I need to divide ' },
+      { type: 'thinking', index: 0, delta: '925 by 5.' },
+      { type: 'thinking', index: 0, signature: 'EvQBCkYICxgCKkAx' },
+      { type: 'thinking', index: 1, redacted: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT' },
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: 'finish', providerParts: { api: 'anthropic', blocks: [
+      { type: 'thinking', thinking: 'I need to divide 925 by 5.', signature: 'EvQBCkYICxgCKkAx' },
+      { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT' },
+      { type: 'tool_use', id: 'toolu_01X', name: 'divide', input: { a: 925, b: 5 } },
+    ] } });
+  });
+
+  it('yields message_start\'s prompt counters as a usage event before any content', async () => {
+    upstream.script(ANTHROPIC_PATH, { sse: [
+      anthropicMessageStart({ input_tokens: 40, cache_creation_input_tokens: 60, cache_read_input_tokens: 1000, output_tokens: 1 }),
+      anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+      anthropicEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }),
+      anthropicEvent({ type: 'content_block_stop', index: 0 }),
+      ...anthropicSseEnd('end_turn', { output_tokens: 9 }),
+    ] });
+    const { events } = await drain(anthropic(), ask);
+    expect(events.map((e) => e.type)).toEqual(['open', 'usage', 'delta', 'finish']);
+    expect(events[1]).toEqual({ type: 'usage', inputTokens: 1100, cachedInputTokens: 1000, cacheWriteTokens: 60 });
+  });
+
   it('takes the cumulative cache counters of message_delta and counts them in inputTokens', async () => {
     upstream.script(ANTHROPIC_PATH, { sse: [
       anthropicMessageStart({ input_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 }),

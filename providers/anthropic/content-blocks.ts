@@ -11,10 +11,12 @@ type UserBlock = Anthropic.TextBlockParam | Anthropic.ImageBlockParam | Anthropi
 
 /**
  * A router cache breakpoint as Anthropic's `cache_control` field, spread onto the block it marks
- * (https://docs.claude.com/en/docs/build-with-claude/prompt-caching).
+ * (https://docs.claude.com/en/docs/build-with-claude/prompt-caching): the client's own object when
+ * the gateway kept it (`cacheControl`: `scope` and keys the SDK's types do not know yet go as written).
  */
 export function cacheControl(cache: CacheBreakpoint | undefined): { cache_control?: Anthropic.CacheControlEphemeral } {
   if (!cache) return {};
+  if (cache.cacheControl) return { cache_control: cache.cacheControl as unknown as Anthropic.CacheControlEphemeral };
   return { cache_control: { type: 'ephemeral', ...(cache.ttl ? { ttl: cache.ttl } : {}) } };
 }
 

@@ -13,6 +13,8 @@ interface Block {
   answer?: boolean;
   json?: string;
   sentArguments?: boolean;
+  /** For a thinking or redacted_thinking block: its ordinal among this answer's thinking blocks. */
+  thinking?: number;
 }
 
 /**
@@ -21,11 +23,17 @@ interface Block {
  * tool_use index 1, which is tool call 0); a tool call with only `""` of input (or none) gets `{}`
  * when its block stops. The blocks are rebuilt as they were sent, so a turn with thinking can be
  * replayed verbatim. The forced `json` tool of a structured answer streams its input as text.
+ * Thinking blocks get an ordinal of their own (the router's `thinking` index): a thinking block's
+ * `thinking_delta` and `signature_delta` come as `thinking` events with `delta` and `signature`, a
+ * redacted_thinking block whole at its start as `redacted` (its `data`), as Anthropic streams them
+ * (https://docs.claude.com/en/docs/build-with-claude/extended-thinking#streaming-thinking; the SDK's
+ * RawContentBlockStartEvent, ThinkingDelta and SignatureDelta types).
  */
 export class AnthropicBlockTracker {
   private readonly blocks = new Map<number, Block>();
   private tools = 0;
-  private thinking = false;
+  /** Thinking blocks seen so far (redacted ones included). */
+  private thoughts = 0;
 
   /** `jsonTool`: the request's schema went as the forced `json` tool, whose input is the answer's text. */
   constructor(private readonly jsonTool = false) {}
@@ -62,9 +70,15 @@ export class AnthropicBlockTracker {
         break;
       }
       case 'thinking':
+        entry.thinking = this.thoughts++;
+        // Its text and signature normally come as deltas; a start that carries them is shown too.
+        if (typeof block.thinking === 'string' && block.thinking) yield { type: 'thinking', index: entry.thinking, delta: block.thinking };
+        else yield { type: 'thinking' };
+        if (typeof block.signature === 'string' && block.signature) yield { type: 'thinking', index: entry.thinking, signature: block.signature };
+        break;
       case 'redacted_thinking':
-        this.thinking = true;
-        yield { type: 'thinking' };
+        entry.thinking = this.thoughts++;
+        yield { type: 'thinking', index: entry.thinking, redacted: String(block.data ?? '') };
         break;
       default:
         break;
@@ -89,11 +103,11 @@ export class AnthropicBlockTracker {
         break;
       case 'thinking_delta':
         if (entry) entry.block.thinking = String(entry.block.thinking ?? '') + delta.thinking;
-        yield { type: 'thinking' };
+        yield entry?.thinking !== undefined && delta.thinking ? { type: 'thinking', index: entry.thinking, delta: delta.thinking } : { type: 'thinking' };
         break;
       case 'signature_delta':
         if (entry) entry.block.signature = delta.signature;
-        yield { type: 'thinking' };
+        yield entry?.thinking !== undefined && delta.signature ? { type: 'thinking', index: entry.thinking, signature: delta.signature } : { type: 'thinking' };
         break;
       default:
         break; // citations and delta types Anthropic may add later
@@ -116,7 +130,7 @@ export class AnthropicBlockTracker {
 
   /** The answer's blocks in order, when they hold thinking (to round-trip); otherwise undefined. */
   thinkingBlocks(): unknown[] | undefined {
-    if (!this.thinking) return undefined;
+    if (this.thoughts === 0) return undefined;
     return [...this.blocks.entries()].sort(([a], [b]) => a - b).map(([, entry]) => entry.block);
   }
 

@@ -10,6 +10,19 @@ import { anthropicFinishReason } from './response.js';
 import { AnthropicBlockTracker } from './stream-blocks.js';
 import { anthropicUsage, mergeUsageCounters, type AnthropicUsageCounters } from './usage.js';
 
+/**
+ * `message_start`'s prompt counters as a `usage` event: Anthropic reports the input, cache reads
+ * and cache writes there, before any content (its output count there is a placeholder).
+ */
+function* promptUsage(counters: AnthropicUsageCounters): Generator<ProviderStreamEvent> {
+  const usage = anthropicUsage(Object.assign({}, counters, { output_tokens: 0 }));
+  if (!usage) return;
+  const out: Extract<ProviderStreamEvent, { type: 'usage' }> = { type: 'usage', inputTokens: usage.inputTokens };
+  if (usage.cachedInputTokens !== undefined) out.cachedInputTokens = usage.cachedInputTokens;
+  if (usage.cacheWriteTokens !== undefined) out.cacheWriteTokens = usage.cacheWriteTokens;
+  yield out;
+}
+
 export interface AnthropicStreamContext {
   client: Anthropic;
   map: (err: unknown) => RouterError;
@@ -21,7 +34,8 @@ export interface AnthropicStreamContext {
  * Messages as SSE: `message_start`, content blocks, `message_delta` (cumulative usage), then
  * `message_stop`, the terminal event; `ping` and unknown events may come anywhere and are skipped.
  * Text blocks yield `delta`s, tool_use blocks `tool_call_start`/`_delta`/`_end` with a per-stream
- * ordinal, thinking yields `thinking` (liveness only). A turn with thinking finishes with its blocks
+ * ordinal, thinking yields `thinking` (its text, signature, redacted data: stream-blocks.ts), and
+ * `message_start`'s counters, which already hold the whole prompt, a `usage` event. A turn with thinking finishes with its blocks
  * as provider parts. An `event: error` frame (e.g. `overloaded_error` after HTTP 200) reaches us as
  * the SDK's status-less `APIError`.
  */
@@ -47,6 +61,7 @@ export async function* streamAnthropic(ctx: AnthropicStreamContext, request: Pro
         case 'message_start':
           model = event.message.model;
           counters = mergeUsageCounters({}, event.message.usage);
+          yield* promptUsage(counters);
           break;
         case 'content_block_start':
           yield* blocks.start(event);

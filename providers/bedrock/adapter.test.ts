@@ -109,6 +109,35 @@ describe('bedrock adapter', () => {
     await adapter.close();
   });
 
+  it('streams reasoning text, signature and redacted bytes as thinking events numbered by reasoning block', async () => {
+    const up = await server(() => ({ frames: [
+      eventFrame('messageStart', { role: 'assistant' }),
+      eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { text: 'Let me ' } } }),
+      eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { text: 'think.' } } }),
+      eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { reasoningContent: { signature: 'sig-9' } } }),
+      eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+      eventFrame('contentBlockDelta', { contentBlockIndex: 1, delta: { reasoningContent: { redactedContent: Buffer.from('opaque').toString('base64') } } }),
+      eventFrame('contentBlockStop', { contentBlockIndex: 1 }),
+      eventFrame('contentBlockDelta', { contentBlockIndex: 2, delta: { text: 'Done.' } }),
+      eventFrame('contentBlockStop', { contentBlockIndex: 2 }),
+      eventFrame('messageStop', { stopReason: 'end_turn' }),
+      eventFrame('metadata', { usage: { inputTokens: 3, outputTokens: 9, totalTokens: 12 } }),
+    ] }));
+    const adapter = adapterFor('aws', { type: 'bedrock', region: 'us-east-1', baseURL: up.url });
+    const { events, error } = await drain(adapter, { model: MODEL, messages: [{ role: 'user', content: 'hi' }], reasoning: { effort: 'low' }, maxTokens: 4000 });
+    expect(error).toBeUndefined();
+    expect(events.filter((e) => e.type === 'thinking')).toEqual([
+      { type: 'thinking', index: 0, delta: 'Let me ' },
+      { type: 'thinking', index: 0, delta: 'think.' },
+      { type: 'thinking', index: 0, signature: 'sig-9' },
+      { type: 'thinking', index: 1, redacted: Buffer.from('opaque').toString('base64') },
+    ]);
+    expect(events.at(-1)).toMatchObject({ providerParts: { api: 'bedrock', blocks: [
+      { reasoningContent: { reasoningText: { text: 'Let me think.', signature: 'sig-9' } } }, { reasoningContent: { redactedContent: { base64: Buffer.from('opaque').toString('base64') } } }, { text: 'Done.' },
+    ] } });
+    await adapter.close();
+  });
+
   it('calls a stream that ends after messageStop without metadata finished, its usage unknown (never 0); one that ends before it cut short', async () => {
     let frames: Buffer[] = [];
     const up = await server(() => ({ frames }));

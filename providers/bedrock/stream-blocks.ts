@@ -13,19 +13,24 @@ interface Block {
   /** The forced `json` tool of a structured answer: its input is the answer's text. */
   answer?: boolean;
   sent?: boolean;
+  /** A reasoningContent block: its ordinal among this answer's reasoning blocks. */
+  thinking?: number;
 }
 
 /**
  * The content blocks of one ConverseStream, keyed by `contentBlockIndex`. Text blocks arrive as
  * deltas without a start; a toolUse block opens with `contentBlockStart.start.toolUse` and streams
  * its input as JSON fragments (`delta.toolUse.input`); a tool call given no fragment gets `{}` when
- * its block stops. Reasoning deltas (text, signature, redacted bytes) are liveness only, and are
- * rebuilt so a reasoning turn can be replayed verbatim.
+ * its block stops. Reasoning deltas (`delta.reasoningContent`: `text`, `signature`,
+ * `redactedContent` bytes; the SDK's ReasoningContentBlockDelta) are `thinking` events numbered by
+ * reasoning block (redacted bytes as base64), and are rebuilt so a reasoning turn can be replayed
+ * verbatim.
  */
 export class ConverseBlockTracker {
   private readonly blocks = new Map<number, Block>();
   private tools = 0;
-  private reasoning = false;
+  /** Reasoning blocks seen so far. */
+  private thoughts = 0;
 
   constructor(private readonly jsonTool = false) {}
 
@@ -72,8 +77,8 @@ export class ConverseBlockTracker {
         yield { type: 'tool_call_delta', index: entry.ordinal, argumentsDelta: fragment };
       }
     } else if (delta.reasoningContent) {
-      this.reasoning = true;
       const entry = this.entry(index, { reasoningContent: { reasoningText: { text: '' } } });
+      entry.thinking ??= this.thoughts++;
       const r = delta.reasoningContent;
       if (r.redactedContent) entry.block = { reasoningContent: { redactedContent: r.redactedContent } };
       else {
@@ -83,7 +88,10 @@ export class ConverseBlockTracker {
           ...(r.signature ?? current.signature ? { signature: r.signature ?? current.signature } : {}),
         } } };
       }
-      yield { type: 'thinking' };
+      if (r.redactedContent) yield { type: 'thinking', index: entry.thinking, redacted: Buffer.from(r.redactedContent).toString('base64') };
+      else if (r.text) yield { type: 'thinking', index: entry.thinking, delta: r.text };
+      else if (r.signature) yield { type: 'thinking', index: entry.thinking, signature: r.signature };
+      else yield { type: 'thinking' };
     }
   }
 
@@ -109,7 +117,7 @@ export class ConverseBlockTracker {
 
   /** The answer's blocks in order when they hold reasoning (to round-trip); otherwise undefined. */
   reasoningBlocks(): ContentBlock[] | undefined {
-    if (!this.reasoning) return undefined;
+    if (this.thoughts === 0) return undefined;
     return [...this.blocks.entries()].sort(([a], [b]) => a - b).map(([, entry]) => entry.block);
   }
 }

@@ -159,6 +159,29 @@ describe('gemini adapter: answers', () => {
     expect(events.at(-1)).toMatchObject({ providerParts: { api: 'gemini', blocks: [{ text: '', thoughtSignature: 'Q2lr' }, { text: 'Answer.' }] } });
   });
 
+  it('streams thought parts as thinking deltas, a run of them one block, and each thoughtSignature as that block\'s signature', async () => {
+    up.script(STREAM, { sse: [
+      geminiChunk([{ text: 'Weighing ', thought: true }]),
+      geminiChunk([{ text: 'the options.', thought: true, thoughtSignature: 'Q2lr' }]),
+      geminiChunk([{ text: 'Answer.' }]),
+      geminiChunk([{ text: 'On reflection', thought: true }]),
+      geminiChunk([{ functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'U2ln' }], { finishReason: 'STOP' }),
+    ] });
+    const { events } = await drain(gemini(), { ...ask(), tools: [WEATHER] });
+    expect(events.filter((e) => e.type === 'thinking')).toEqual([
+      { type: 'thinking', index: 0, delta: 'Weighing ' },
+      { type: 'thinking', index: 0, delta: 'the options.' },
+      { type: 'thinking', index: 0, signature: 'Q2lr' },
+      { type: 'thinking', index: 1, delta: 'On reflection' },
+      { type: 'thinking', index: 1, signature: 'U2ln' },
+    ]);
+    expect(events.map((e) => e.type)).toEqual(['open', 'thinking', 'thinking', 'thinking', 'delta', 'thinking', 'tool_call_start', 'tool_call_delta', 'tool_call_end', 'thinking', 'finish']);
+    expect(events.at(-1)).toMatchObject({ providerParts: { api: 'gemini', blocks: [
+      { text: 'Weighing ', thought: true }, { text: 'the options.', thought: true, thoughtSignature: 'Q2lr' }, { text: 'Answer.' },
+      { text: 'On reflection', thought: true }, { functionCall: { name: 'get_weather', args: { city: 'Paris' } }, thoughtSignature: 'U2ln' },
+    ] } });
+  });
+
   it('finishes a stream cut after its finishReason, and fails one cut before it', async () => {
     const chunks = [geminiChunk([{ text: 'Hello' }]), geminiChunk([{ text: ' there' }], { finishReason: 'STOP' }), geminiChunk([{ text: 'never' }])];
     up.script(STREAM, { sse: chunks, cutAfter: 2 });

@@ -28,7 +28,11 @@ function keep(parts: GeminiPart[], part: GeminiPart): void {
 /**
  * `streamGenerateContent?alt=sse`: every `data:` event is a whole `GenerateContentResponse` holding
  * the next pieces of the first candidate's parts, with `usageMetadata` as running totals. Text pieces
- * yield `delta`s (thought summaries `thinking`, liveness only); a function call arrives whole in one
+ * yield `delta`s, thought summaries (`thought: true`) `thinking` deltas, and a `thoughtSignature` (on
+ * any part: a thought, text, a function call) a `thinking` signature, after the part's own events
+ * (https://ai.google.dev/gemini-api/docs/thinking#signatures; @google/genai's Part type). A run of
+ * thought parts is one thinking block; its signature, or one on the parts after it, is that block's
+ * (0 before any thought). A function call arrives whole in one
  * part and yields its start, its arguments and its end at once. The terminal signal is a candidate's
  * `finishReason`; `finish` follows when the body ends (a cut after it loses nothing), and a body that
  * ends before one is a cut stream. A `data: {"error": ...}` frame is thrown as its `RouterError`.
@@ -44,6 +48,9 @@ export async function* streamGemini(ctx: GeminiStreamContext, request: ProviderR
     let reason: string | undefined;
     let finishMessage: string | undefined;
     let last: GeminiResponse | undefined;
+    // Thinking blocks: the current one's index (-1 before any), and whether the last part was a thought.
+    let thought = -1;
+    let inThought = false;
     try {
       for await (const data of sseData(res.body)) {
         let chunk: GeminiResponse & { error?: unknown };
@@ -68,12 +75,13 @@ export async function* streamGemini(ctx: GeminiStreamContext, request: ProviderR
             yield { type: 'tool_call_delta', index, argumentsDelta: JSON.stringify(call.arguments) };
             yield { type: 'tool_call_end', index };
           } else if (part.thought === true) {
-            yield { type: 'thinking' };
+            if (!inThought) thought++;
+            yield typeof part.text === 'string' && part.text !== '' ? { type: 'thinking', index: thought, delta: part.text } : { type: 'thinking' };
           } else if (typeof part.text === 'string' && part.text !== '') {
             yield { type: 'delta', text: part.text };
-          } else if (part.thoughtSignature) {
-            yield { type: 'thinking' };
           }
+          inThought = part.thought === true;
+          if (part.thoughtSignature) yield { type: 'thinking', index: Math.max(thought, 0), signature: part.thoughtSignature };
         }
         if (candidate.finishReason) {
           reason = candidate.finishReason;

@@ -14,7 +14,7 @@ const jsonSchemaOrZod = z.custom<object>((v) => typeof v === 'object' && v !== n
 const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]+$/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-const cache = z.object({ ttl: z.enum(['5m', '1h']).optional() }).strict().optional();
+const cache = z.object({ ttl: z.enum(['5m', '1h']).optional(), cacheControl: z.record(z.string(), z.unknown()).optional() }).strict().optional();
 
 const contentPart = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text, cache }).strict(),
@@ -100,6 +100,7 @@ const requestSchema = z.object({
   signal: z.instanceof(AbortSignal).optional(),
   timeoutMs: positiveMs.optional(),
   firstTokenTimeoutMs: positiveMs.optional(),
+  streamThinking: z.boolean().optional(),
   cache: z.boolean().optional(),
 }).strict();
 

@@ -14,17 +14,23 @@ import { assistantMessage, parseOutput } from './output.js';
 import { providerRequest } from './provider-request.js';
 import { ToolCallAssembler, type PartialToolCall } from './tool-call-assembler.js';
 import { unsendableChatParam } from './unsendable-param.js';
+import { inputUsageOf, showsThinking, thinkingEvent, type InputUsage, type StreamThinking } from './stream-thinking.js';
 
 export type { PartialToolCall } from './tool-call-assembler.js';
+export type { InputUsage, StreamThinking } from './stream-thinking.js';
 
 /**
  * What `router.stream` yields: `start`, then `text` deltas and tool calls (`tool_call_delta`
  * fragments, with `id` and `name` on a call's first, and one `tool_call` once its arguments are
- * complete and parsed), then exactly one of `done` or `interrupted`.
+ * complete and parsed), then exactly one of `done` or `interrupted`. With `streamThinking: true` on
+ * the request, the model's reasoning comes too, as `thinking` events: a forwarded thinking event is
+ * visible output, so the first one commits the stream (a failure after it is `interrupted`, never a
+ * fall-through). Without it thinking is never shown and never commits.
  */
 export type StreamEvent =
   | StreamStart
   | { type: 'text'; delta: string }
+  | StreamThinking
   | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
   | { type: 'tool_call'; toolCall: ToolCall }
   | { type: 'done'; result: ChatResult }
@@ -53,6 +59,11 @@ export interface StreamStart {
   requestId?: string;
   /** The headroom the committed response reported, when it carried rate-limit headers. */
   rateLimit?: RateLimitSnapshot;
+  /**
+   * The prompt's tokens, when the provider reported them before the answer (Anthropic does, in
+   * `message_start`); the final counts are `done`'s `result.usage`.
+   */
+  inputUsage?: InputUsage;
 }
 
 /**
@@ -81,6 +92,8 @@ export interface OpenStream {
   scope: AttemptScope;
   requestId?: string;
   rateLimit?: RateLimitSnapshot;
+  /** The provider's `usage` event, when it sent one before the commit point. */
+  inputUsage?: InputUsage;
   /** Pass-through: the upstream's bytes up to the commit point (held until the stream starts). */
   raw?: string;
   /** Whether `endStream` gave the attempt back (a field of this object, not a closure or an owner object per stream). */
@@ -113,15 +126,18 @@ async function endStream(open: OpenStream, slot: AttemptSlot | undefined, how: S
 
 /**
  * Opens a provider stream and reads it up to the commit point: the first event the caller can see,
- * non-empty text, the start of a tool call, or the finish. Role-only chunks and pings never reach
- * us; thinking the caller is not shown proves the provider alive (the first-token timer starts
- * over) but does not commit. Anything that fails before the commit point is an ordinary failed
- * attempt, so the whole decision table applies; the attempt's scope is handed to the stream after.
+ * non-empty text, the start of a tool call, the finish, or (with `showThinking`, the request's
+ * `streamThinking`) thinking that carries text, a signature or redacted data. Role-only chunks and
+ * pings never reach us; thinking the caller is not shown proves the provider alive (the first-token
+ * timer starts over) but does not commit. Anything that fails before the commit point is an
+ * ordinary failed attempt, so the whole decision table applies; the attempt's scope is handed to
+ * the stream after.
  */
-async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scope: AttemptScope): Promise<OpenStream> {
+async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scope: AttemptScope, showThinking: boolean): Promise<OpenStream> {
   const it = events[Symbol.asyncIterator]();
   let open: Extract<ProviderStreamEvent, { type: 'open' }> | undefined;
   let raw: string | undefined;
+  let inputUsage: InputUsage | undefined;
   try {
     for (;;) {
       const next = await it.next();
@@ -129,9 +145,10 @@ async function openUntilVisible(events: AsyncIterable<ProviderStreamEvent>, scop
       const event = next.value;
       if (event.type === 'open') open = event;
       else if (event.type === 'raw') raw = raw === undefined ? event.bytes : raw + event.bytes;
-      else if (event.type === 'thinking') scope.alive();
-      else if (event.type === 'delta' || event.type === 'tool_call_start' || event.type === 'finish') {
-        return { first: event, events: it, scope, requestId: open?.requestId, rateLimit: open?.rateLimit, raw, ended: false };
+      else if (event.type === 'usage') inputUsage = event;
+      else if (event.type === 'thinking' && !(showThinking && showsThinking(event))) scope.alive();
+      else if (event.type === 'delta' || event.type === 'tool_call_start' || event.type === 'finish' || event.type === 'thinking') {
+        return { first: event, events: it, scope, requestId: open?.requestId, rateLimit: open?.rateLimit, inputUsage, raw, ended: false };
       }
     }
   } catch (err) {
@@ -158,7 +175,7 @@ export const streamKind: CallKind<ProviderRequest, OpenStream> = {
   payload: (call, target) => providerRequest(call.request as ChatRequest, target),
   endpoint: (target) => target.chat,
   estimateTokens: chatTokens,
-  send: (adapter, payload, handle) => openUntilVisible(adapter.stream(payload, handle), handle.scope!),
+  send: (adapter, payload, handle, call) => openUntilVisible(adapter.stream(payload, handle), handle.scope!, (call.request as ChatRequest).streamThinking === true),
   attemptTimeoutMs: (call, target) => (call.request as ChatRequest).firstTokenTimeoutMs ?? target.firstTokenTimeoutMs ?? Infinity,
   timeoutLabel: () => 'no first token in time',
   leaseTtlMs: (target) => target.streamLeaseTtlMs,
@@ -207,6 +224,7 @@ async function* streamTarget(rt: HedgeDeps, call: Call<ChatRequest>, leave: () =
   // What the stream holds of the text: all of it only when the caller wants it back, or a
   // responseFormat answer must be parsed at the end; otherwise a count, so memory does not grow with it.
   const holdsText = keepText || call.request.responseFormat !== undefined;
+  const showThinking = call.request.streamThinking === true;
   let text = '';
   let chars = 0;
   let finished = false;
@@ -215,6 +233,7 @@ async function* streamTarget(rt: HedgeDeps, call: Call<ChatRequest>, leave: () =
     yield {
       type: 'start', ...where, attempts: call.attempts,
       ...(open.requestId !== undefined ? { requestId: open.requestId } : {}), ...(open.rateLimit ? { rateLimit: open.rateLimit } : {}),
+      ...(open.inputUsage ? { inputUsage: inputUsageOf(open.inputUsage) } : {}),
       ...(open.raw !== undefined ? RAW_START : {}),
     };
     if (open.raw !== undefined) yield { type: 'raw', bytes: open.raw };
@@ -226,6 +245,8 @@ async function* streamTarget(rt: HedgeDeps, call: Call<ChatRequest>, leave: () =
         yield { type: 'text', delta: event.text };
       } else if (event.type === 'raw') {
         yield event;
+      } else if (event.type === 'thinking') {
+        if (showThinking && showsThinking(event)) yield thinkingEvent(event);
       } else if (event.type === 'tool_call_start' || event.type === 'tool_call_delta' || event.type === 'tool_call_end') {
         for (const out of tools.take(event)) yield out;
       }

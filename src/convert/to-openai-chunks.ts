@@ -10,6 +10,7 @@ export { openAIErrorFrame, type OpenAIErrorFrame } from './openai-errors.js';
 export type RouterStreamEvent =
   | { type: 'start'; provider: string; model: string }
   | { type: 'text'; delta: string }
+  | { type: 'thinking'; index: number; delta?: string; signature?: string; redacted?: string }
   | { type: 'tool_call_delta'; index: number; id?: string; name?: string; argumentsDelta: string }
   | { type: 'tool_call'; toolCall: ToolCall }
   | { type: 'done'; result: ChatResult }
@@ -79,6 +80,8 @@ export function openAIChunker(options: OpenAIChunkerOptions = {}): OpenAIChunker
         }
         case 'interrupted':
           return [openAIErrorFrame(event.error)];
+        case 'thinking':
+          return []; // Chat Completions chunks have no reasoning field (and the gateway never asks for it)
       }
     },
   };

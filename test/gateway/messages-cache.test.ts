@@ -48,8 +48,43 @@ describe('cache_control through POST /v1/messages', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'Checking.' }, { type: 'tool_use', id: 'toolu_01A', name: 'get_stock_price', input: { ticker: 'ACME' }, cache_control: EPHEMERAL }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01A', content: '185', cache_control: HOUR }, { type: 'text', text: 'And now?' }] },
     ]);
-    // context_management is accepted and not sent: the SDK's (non-beta) Messages types have no such field.
-    expect(sent).not.toHaveProperty('context_management');
+    // context_management reaches an Anthropic target as the client wrote it (issue 37: it was dropped before).
+    expect(sent.context_management).toEqual({ edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] });
+  });
+
+  it('hands an Anthropic target a cache_control with scope, ttl and keys it does not know exactly as sent, on blocks, tools, system and the top level', async () => {
+    h = await startHarness(up, CHAINS);
+    const scoped = { type: 'ephemeral', ttl: '1h', scope: 'global' };
+    const future = { type: 'ephemeral', scope: 'org', priority: 'high' };
+    const raw = {
+      model: 'anthropic-only', max_tokens: 20, cache_control: { type: 'ephemeral', scope: 'global', ttl: '5m' },
+      system: [{ type: 'text', text: 'You are a coding agent.', cache_control: scoped }],
+      tools: [{ ...stock, cache_control: future }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is ACME at?', cache_control: scoped }] }],
+    };
+    const answer = await client().messages.create(raw as unknown as Anthropic.MessageCreateParamsNonStreaming);
+    expect(answer.type).toBe('message');
+    expect(up.count(ANTHROPIC_PATH)).toBe(1);
+    const sent = up.requests[0]!.body;
+    expect(sent.cache_control).toEqual({ type: 'ephemeral', scope: 'global', ttl: '5m' });
+    expect(sent.system).toEqual([{ type: 'text', text: 'You are a coding agent.', cache_control: scoped }]);
+    expect(sent.tools[0].cache_control).toEqual(future);
+    expect(sent.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'What is ACME at?', cache_control: scoped }] }]);
+  });
+
+  it('accepts the same scoped cache_control for an OpenAI target and sends it none of it, nor context_management', async () => {
+    h = await startHarness(up, CHAINS);
+    const scoped = { type: 'ephemeral', ttl: '1h', scope: 'global', unknown_later: 1 };
+    const raw = {
+      model: 'openai-only', max_tokens: 20, cache_control: scoped, context_management: { edits: [{ type: 'clear_tool_uses_20250919' }] },
+      system: [{ type: 'text', text: 'You are a coding agent.', cache_control: scoped }],
+      tools: [{ ...stock, cache_control: scoped }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is ACME at?', cache_control: scoped }] }],
+    };
+    const answer = await client().messages.create(raw as unknown as Anthropic.MessageCreateParamsNonStreaming);
+    expect(answer.type).toBe('message');
+    expect(up.count(OPENAI_PATH)).toBe(1);
+    expect(JSON.stringify(up.requests[0]!.body)).not.toMatch(/cache_control|scope|unknown_later|context_management/);
   });
 
   it('sends the system prompt as one string, as before, when none of its blocks carries a breakpoint', async () => {

@@ -13,17 +13,28 @@ const checkTypes = (body: Record<string, unknown>, types: Record<string, WireTyp
 const IGNORED = new Set(['cache_control', 'citations']);
 
 /**
- * A block's (or tool's) `cache_control: {type: 'ephemeral', ttl?}` as the router's cache breakpoint;
- * anything else there is a 400 naming it.
+ * A block's (or tool's, or a system block's) `cache_control: {type: 'ephemeral', ttl?, ...}` as the
+ * router's cache breakpoint. One with keys besides `type` and `ttl` (`scope`, any key Anthropic
+ * adds later) keeps the object as written (`cacheControl`): Anthropic targets get it exactly so;
+ * other providers read its `ttl` alone (https://docs.claude.com/en/docs/build-with-claude/prompt-caching).
+ * A `type` other than `ephemeral`, or a `ttl` other than 5m or 1h, is a 400 naming it.
  */
 export function cacheOf(cacheControl: unknown, path: string): { cache?: CacheBreakpoint } {
   if (cacheControl === undefined || cacheControl === null) return {};
   if (!isRecord(cacheControl) || cacheControl.type !== 'ephemeral') throw wrongType(path, '{"type": "ephemeral"} (with an optional ttl)', cacheControl);
-  for (const key of Object.keys(cacheControl)) if (key !== 'type' && key !== 'ttl' && cacheControl[key] !== undefined) throw unsupported(`${path}.${key}`, 'no Switchyard equivalent');
+  const cache: CacheBreakpoint = {};
   const ttl = cacheControl.ttl;
-  if (ttl === undefined || ttl === null) return { cache: {} };
-  if (ttl !== '5m' && ttl !== '1h') throw wrongType(`${path}.ttl`, '"5m" or "1h"', ttl);
-  return { cache: { ttl } };
+  if (ttl !== undefined && ttl !== null) {
+    if (ttl !== '5m' && ttl !== '1h') throw wrongType(`${path}.ttl`, '"5m" or "1h"', ttl);
+    cache.ttl = ttl;
+  }
+  for (const key in cacheControl) {
+    if (key !== 'type' && key !== 'ttl') {
+      cache.cacheControl = cacheControl;
+      break;
+    }
+  }
+  return { cache };
 }
 
 const blockCache = (block: Record<string, unknown>, path: string) => cacheOf(block.cache_control, `${path}.cache_control`);

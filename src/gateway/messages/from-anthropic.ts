@@ -15,17 +15,18 @@ const TYPES: Readonly<Record<string, WireType>> = {
 /**
  * Anthropic-only tuning with no cross-provider meaning: sent as written to Anthropic targets
  * (`providerOptions.anthropic`), dropped for others. The top-level `cache_control` (automatic
- * prompt caching: Anthropic places the breakpoint itself) is one.
+ * prompt caching: Anthropic places the breakpoint itself; every key of it, `scope` and `ttl`
+ * included) is one, and so is `context_management` (Anthropic's server-side clearing of old
+ * thinking and tool results, which Claude Code sends by default; the SDK's beta Messages types
+ * name it, BetaContextManagementConfig, and the SDK sends a body's fields as they are). Without it
+ * another provider sees the whole history, which costs tokens but means the same.
  */
-const PASSED_TO_ANTHROPIC = new Set(['top_k', 'service_tier', 'inference_geo', 'speed', 'cache_control']);
+const PASSED_TO_ANTHROPIC = new Set(['top_k', 'service_tier', 'inference_geo', 'speed', 'cache_control', 'context_management']);
 /**
- * Accepted and dropped: `context_management` (Anthropic's server-side trimming of old thinking and
- * tool results, which Claude Code sends by default; the Anthropic SDK's Messages types (1.x, non-beta)
- * have no such field, so it is not passed on: without it the model sees the whole history, which
- * costs tokens but means the same) and `stream` (the route's to act on). `cache_control` on blocks
- * and tools is read into the router's `cache` breakpoints (anthropic-content.ts).
+ * Read into the request (`stream` is the route's to act on). `cache_control` on blocks, tools and
+ * system blocks is read into the router's `cache` breakpoints (anthropic-content.ts).
  */
-const READ = new Set(['model', 'max_tokens', 'messages', 'system', 'stream', 'stop_sequences', 'temperature', 'top_p', 'tools', 'tool_choice', 'metadata', 'thinking', 'output_config', 'context_management']);
+const READ = new Set(['model', 'max_tokens', 'messages', 'system', 'stream', 'stop_sequences', 'temperature', 'top_p', 'tools', 'tool_choice', 'metadata', 'thinking', 'output_config']);
 const TOOL_KEYS = new Set(['name', 'description', 'input_schema', 'strict', 'type', 'cache_control', 'eager_input_streaming']);
 const EFFORT: Readonly<Record<string, ReasoningOptions['effort']>> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max: 'high' };
 

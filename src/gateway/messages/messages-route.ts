@@ -68,11 +68,18 @@ export function messages(state: GatewayState) {
 async function streamAnswer(state: GatewayState, request: FastifyRequest, reply: FastifyReply, chat: ChatRequest): Promise<unknown> {
   const context = contextOf(request);
   // The events carry the text; `done` need not (the stream then holds none of it, at any length).
+  // A client that asked for thinking gets it streamed, as Anthropic streams it (it sends the blocks back next turn).
+  if (thinkingOn((request.body as Record<string, unknown>).thinking)) chat.streamThinking = true;
   const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
   const { start, res } = await startStream(request, reply, state.draining, events);
-  await relayEvents(new SseWriter(res), events, start, MESSAGES, anthropicStreamer(), context);
+  // Thinking blocks only from an Anthropic target, as a JSON answer shows them (to-anthropic.ts contentOf).
+  const thinkingBlocks = chat.streamThinking === true && state.router.config.providers[start.provider]?.type === 'anthropic';
+  await relayEvents(new SseWriter(res), events, start, MESSAGES, anthropicStreamer(undefined, chat, thinkingBlocks), context);
   return reply;
 }
+
+/** Whether a Messages body's `thinking` turns thinking on (`enabled`, or `adaptive`: the model decides). */
+const thinkingOn = (thinking: unknown): boolean => isRecord(thinking) && (thinking.type === 'enabled' || thinking.type === 'adaptive');
 
 /** The Messages stream: the router's events as named Messages events; no terminator after `message_stop`. */
 const MESSAGES: WireRelay<AnthropicStreamer, StreamEvent> = {

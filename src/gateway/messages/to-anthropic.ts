@@ -16,12 +16,12 @@ export function messageId(): string {
   return `msg_${randomUUID().replace(/-/g, '')}`;
 }
 
-/** The usage counters of the Messages wire. */
+/** The usage counters of the Messages wire: numbers, never null (the SDK's and Claude Code's sums read them as numbers). */
 export interface AnthropicUsage {
   input_tokens: number;
   output_tokens: number;
-  cache_creation_input_tokens: number | null;
-  cache_read_input_tokens: number | null;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
 }
 
 /**
@@ -29,8 +29,8 @@ export interface AnthropicUsage {
  * `inputTokens` counts them, as OpenAI does). The wire has no "unknown": a provider that reported
  * none reads as zeros here (the `x-switchyard-usage: unknown` header says so on a JSON answer).
  */
-export function anthropicUsageOf(usage: Usage | undefined): AnthropicUsage {
-  if (!usage) return { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: null, cache_read_input_tokens: null };
+export function anthropicUsageOf(usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'cacheWriteTokens'> | undefined): AnthropicUsage {
+  if (!usage) return { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const read = usage.cachedInputTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
   return {

@@ -52,6 +52,8 @@ export class StreamParts {
           { type: 'finish', finishReason: finishReasonOf(result.finishReason), usage: usageOf(result.usage), providerMetadata: metadataOf(result) },
         ];
       }
+      case 'thinking':
+        return []; // the provider's stream never asks for it (its reasoning rides on the finish's provider metadata)
       case 'interrupted':
         return [
           ...this.closeText(),
