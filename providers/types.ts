@@ -133,6 +133,12 @@ export interface ProviderRequest {
    * not passed on in `raw` stream events.
    */
   rawAddsUsage?: boolean;
+  /**
+   * The gateway client's `anthropic-beta` header (a comma list), for Anthropic targets only: the
+   * `anthropic` adapter sends it as that header on both paths, Bedrock's as the Claude body's
+   * `anthropic_beta`. Set by the router for those provider types alone, never logged.
+   */
+  anthropicBeta?: string;
 }
 
 /** Which API a pass-through body is written for: OpenAI's Chat Completions, Responses API or embeddings, or Anthropic's Messages. */
