@@ -1,6 +1,7 @@
 import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
 import type { TargetRuntime } from '../policy/state/target-runtime.js';
 import { passThroughSend } from '../decide/pass-through-send.js';
+import { anthropicBetaOf } from '../pass-through/anthropic-beta.js';
 import { passThroughOf } from '../pass-through/seam.js';
 import { toJSONSchema } from '../convert/schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
@@ -49,6 +50,9 @@ export function providerRequest(request: ChatRequest, target: TargetRuntime): Pr
   if (request.reasoning) out.reasoning = request.reasoning;
   const extra = extraBody(request, target);
   if (extra) out.extraBody = extra;
+  // The gateway client's anthropic-beta header: Anthropic's API (and Claude on Bedrock) only.
+  const beta = anthropicBetaOf(request);
+  if (beta !== undefined && (target.provider.type === 'anthropic' || target.provider.type === 'bedrock')) out.anthropicBeta = beta;
   // Pass-through (the gateway's seam): the client's bytes when this target takes them as they are.
   const pass = passThroughOf(request);
   if (pass && target.adapter.rawTarget) {
