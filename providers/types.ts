@@ -139,6 +139,12 @@ export interface ProviderRequest {
    * not passed on in `raw` stream events.
    */
   rawAddsUsage?: boolean;
+  /**
+   * The gateway client's `anthropic-beta` header (a comma list), for Anthropic targets only: the
+   * `anthropic` adapter sends it as that header on both paths, Bedrock's as the Claude body's
+   * `anthropic_beta`. Set by the router for those provider types alone, never logged.
+   */
+  anthropicBeta?: string;
 }
 
 /**
@@ -170,8 +176,8 @@ export interface ThinkingPlan {
   effort?: NonNullable<ReasoningOptions['effort']>;
 }
 
-/** Which OpenAI API a pass-through body is written for: Chat Completions, the Responses API, or embeddings. */
-export type PassThroughApi = 'chat' | 'responses' | 'embeddings';
+/** Which API a pass-through body is written for: OpenAI's Chat Completions, Responses API or embeddings, or Anthropic's Messages. */
+export type PassThroughApi = 'chat' | 'responses' | 'embeddings' | 'messages';
 
 /** What an adapter says of a target that takes OpenAI Chat Completions bodies as they are. */
 export interface RawChatTarget {
@@ -189,8 +195,18 @@ export interface RawResponsesTarget {
   sentSchema(schema: JSONSchema, strict: boolean): JSONSchema | undefined;
 }
 
+/** What an adapter says of a target that takes Anthropic Messages bodies as they are (its model's traits). */
+export interface RawMessagesTarget {
+  /** How the model thinks: `adaptive` (4.6 and newer), `budget` (`budget_tokens`, 3.7 to 4.5) or `none`. */
+  thinking: 'adaptive' | 'budget' | 'none';
+  /** Native structured output (`output_config.format`); without it the router sends a forced tool. */
+  structuredOutput: boolean;
+  /** The `input_schema` the adapter sends for a tool's (strict mode closes it, `$schema` is dropped). */
+  sentSchema(schema: JSONSchema, strict: boolean): JSONSchema;
+}
+
 /** A target that takes one API's bodies as they are (see `ProviderAdapter.rawTarget`): which API, and what the decision reads of it. */
-export type RawTarget = (RawChatTarget & { api: 'chat' }) | (RawResponsesTarget & { api: 'responses' });
+export type RawTarget = (RawChatTarget & { api: 'chat' }) | (RawResponsesTarget & { api: 'responses' }) | (RawMessagesTarget & { api: 'messages' });
 
 /** What an adapter returns on success: the normalised answer plus the facts the policies read. */
 export interface ProviderResponse {

@@ -6,14 +6,19 @@ import { sdkLogger } from '../shared/sdk-logger.js';
 import { sdkRequestOptions } from '../shared/request-options.js';
 import { announcingSends } from '../shared/send-hook.js';
 import { malformedResponse } from '../shared/transport-error.js';
-import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../types.js';
+import type { AdapterContext, ProviderAdapter, ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent, RawTarget } from '../types.js';
 import { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 import { usesJsonTool } from './json-tool.js';
 import { mapAnthropicError } from './map-error.js';
 import { anthropicModelTraits, claudeThinkingTraits } from './model-traits.js';
+import { chatMessagesRaw, streamMessagesRaw } from './raw.js';
+import { MessagesWire } from './raw-wire.js';
+import { withBeta } from './beta.js';
 import { anthropicAnswer } from './response.js';
 import { streamAnthropic } from './stream.js';
+import { inputSchema } from './tools.js';
 import { anthropicUsage } from './usage.js';
+import type { JSONSchema } from '../../src/types.js';
 
 export { anthropicBody, DEFAULT_MAX_TOKENS } from './adapter-body.js';
 
@@ -38,19 +43,25 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
     logLevel: 'warn',
   }));
   const mapper = (model: string) => (err: unknown) => mapAnthropicError(err, { provider: provider.name, model, nowMs: clock.now(), redact });
+  const now = () => clock.now();
+  // Pass-through: Messages bodies the router hands over as bytes (`request.raw`) go on this wire.
+  const wire = new MessagesWire(provider, transport?.fetch ?? ((input, init) => globalThis.fetch(input, init)), transport);
+  const rawTarget = (model: string): RawTarget => Object.assign({ api: 'messages' as const, sentSchema }, anthropicModelTraits(model));
 
   return {
     name: provider.name,
     type: provider.type,
     traits: { tokenCounting: 'heuristic', defaultMaxTokens: DEFAULT_MAX_TOKENS, timeoutCoversBody: transport !== undefined },
     thinkingTraits: (model) => claudeThinkingTraits(anthropicModelTraits(model).thinking),
+    rawTarget,
     async chat(request: ProviderRequest, options: ProviderCallOptions): Promise<ProviderResponse> {
       const where = { provider: provider.name, model: request.model };
+      if (request.raw !== undefined) return chatMessagesRaw({ wire, map: mapper(request.model), now, where }, request, options);
       const body = anthropicBody(request, provider.name);
       let data: Anthropic.Message;
       let response: Response;
       try {
-        ({ data, response } = await client.messages.create(body, sdkRequestOptions(options, body)).withResponse());
+        ({ data, response } = await client.messages.create(body, withBeta(sdkRequestOptions(options, body), request.anthropicBeta)).withResponse());
       } catch (err) {
         throw mapper(request.model)(err);
       }
@@ -59,6 +70,7 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
     },
     stream(request: ProviderRequest, options: ProviderCallOptions): AsyncIterable<ProviderStreamEvent> {
       const where = { provider: provider.name, model: request.model };
+      if (request.raw !== undefined) return streamMessagesRaw({ wire, map: mapper(request.model), now, where }, request, options);
       return streamAnthropic({ client, where, now: () => clock.now(), map: mapper(request.model) }, request, options);
     },
     async close() {
@@ -66,3 +78,9 @@ export function anthropicAdapter(ctx: AdapterContext): ProviderAdapter {
     },
   };
 }
+
+/** The schema the adapter sends for a tool's `input_schema` (what the pass-through decision compares a client's with). */
+function sentSchema(schema: JSONSchema, strict: boolean): JSONSchema {
+  return inputSchema(schema, strict) as JSONSchema;
+}
+

@@ -11,7 +11,8 @@ type ToolFields = Pick<Anthropic.MessageCreateParamsNonStreaming, 'tools' | 'too
 /** Stands in for a tool the history calls when the request sends no definitions (the API needs `tools` then). */
 const HISTORY_TOOL_SCHEMA: JSONSchema = { type: 'object', properties: {} };
 
-function inputSchema(schema: JSONSchema, strict: boolean | undefined): Anthropic.Tool.InputSchema {
+/** A tool's `input_schema` as sent: strict closes every object, `$schema` is dropped, a root without `type` becomes an object (what a pass-through decision compares a client's schema with). */
+export function inputSchema(schema: JSONSchema, strict: boolean | undefined): Anthropic.Tool.InputSchema {
   const bare = strict ? closedObjectSchema(schema) : bareSchema(schema);
   return (bare.type === undefined ? { type: 'object', ...bare } : bare) as Anthropic.Tool.InputSchema;
 }

@@ -84,6 +84,7 @@ export function converseInput(request: ProviderRequest, provider = 'bedrock'): C
   if (thinking.effort) outputConfig.effort = thinking.effort;
   const toolConfig = converseToolConfig(request, history, jsonTool, where);
   const inference = inferenceConfig(request, thinking.fields !== undefined);
+  const beta = anthropicBetaField(request);
   const input: ConverseCommandInput = {
     modelId: request.model,
     messages: history.messages,
@@ -91,8 +92,21 @@ export function converseInput(request: ProviderRequest, provider = 'bedrock'): C
     ...(inference ? { inferenceConfig: inference } : {}),
     ...(toolConfig ? { toolConfig } : {}),
     ...(Object.keys(outputConfig).length > 0 ? { outputConfig } : {}),
-    ...(thinking.fields ? { additionalModelRequestFields: thinking.fields as never } : {}),
+    ...(thinking.fields || beta ? { additionalModelRequestFields: Object.assign({}, thinking.fields, beta) as never } : {}),
     ...(request.user !== undefined && METADATA_VALUE.test(request.user) ? { requestMetadata: { user: request.user } } : {}),
   };
   return request.extraBody ? Object.assign({}, input, (request.extraBody as Partial<ConverseCommandInput>)) : input;
 }
+
+/**
+ * The gateway client's `anthropic-beta` header as Claude's InvokeModel body takes it, `anthropic_beta:
+ * [...]`, which Converse passes on through `additionalModelRequestFields` (AWS: "Anthropic Claude
+ * Messages API request and response", https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html,
+ * and the computer-use guide, which sends `anthropic_beta` so on Converse). Claude models only.
+ */
+function anthropicBetaField(request: ProviderRequest): { anthropic_beta: string[] } | undefined {
+  if (request.anthropicBeta === undefined || bedrockModelTraits(request.model).vendor !== 'anthropic') return undefined;
+  const betas = request.anthropicBeta.split(',').map((b) => b.trim()).filter((b) => b !== '');
+  return betas.length > 0 ? { anthropic_beta: betas } : undefined;
+}
+

@@ -281,3 +281,14 @@ describe('prompt-cache breakpoints as cachePoint blocks', () => {
     expect(JSON.stringify(converseInput(base))).not.toContain('cachePoint');
   });
 });
+
+describe('bedrock: the gateway client\'s anthropic-beta header', () => {
+  it('goes to Claude as additionalModelRequestFields.anthropic_beta, beside its thinking; never to another model', () => {
+    const beta = 'interleaved-thinking-2025-05-14, context-1m-2025-08-07';
+    expect(converseInput({ ...base, anthropicBeta: beta }).additionalModelRequestFields).toEqual({ anthropic_beta: ['interleaved-thinking-2025-05-14', 'context-1m-2025-08-07'] });
+    expect(converseInput({ ...base, model: CLAUDE_46, reasoning: { effort: 'low' }, anthropicBeta: beta }).additionalModelRequestFields)
+      .toEqual({ thinking: { type: 'adaptive' }, anthropic_beta: ['interleaved-thinking-2025-05-14', 'context-1m-2025-08-07'] });
+    expect(converseInput({ ...base, model: 'amazon.nova-pro-v1:0', anthropicBeta: beta })).not.toHaveProperty('additionalModelRequestFields');
+    expect(converseInput({ ...base, anthropicBeta: ' , ' })).not.toHaveProperty('additionalModelRequestFields');
+  });
+});

@@ -5,37 +5,13 @@ import type { OpenAIStreamContext } from './stream.js';
 import { OpenAIChunkReader } from './stream-chunks.js';
 import type { Wire } from './wire.js';
 import { readRateLimits } from '../shared/rate-limit-snapshot.js';
+import { eventData, nextEventEnd } from '../shared/sse-events.js';
+
+export { eventData, eventEnd, nextEventEnd } from '../shared/sse-events.js';
 
 /** What a pass-through stream needs besides the SDK stream's context: the wire its bytes go on. */
 export interface RawStreamContext extends Omit<OpenAIStreamContext, 'client'> {
   wire: Wire;
-}
-
-/** The index just past the blank line that ends the SSE event starting at `from`, or -1 while it is incomplete. */
-export function eventEnd(text: string, from: number): number {
-  const lf = text.indexOf('\n\n', from);
-  const crlf = text.indexOf('\r\n\r\n', from);
-  if (crlf >= 0 && (lf < 0 || crlf < lf)) return crlf + 4;
-  return lf < 0 ? -1 : lf + 2;
-}
-
-/** Where the next whole SSE event from `from` ends, or -1; at the body's end (`final`) what is left counts as one. */
-export function nextEventEnd(text: string, from: number, final: boolean): number {
-  const end = eventEnd(text, from);
-  return end < 0 && final && text.slice(from).trim() !== '' ? text.length : end;
-}
-
-/** The `data` of one SSE event (its `data:` lines joined), or undefined for a comment or an event without data. */
-export function eventData(event: string): string | undefined {
-  // OpenAI's own shape, one `data: ` line and the blank line: no split.
-  if (event.startsWith('data: ') && event.indexOf('\n') === event.length - 2) return event.slice(6, -2);
-  let data: string | undefined;
-  for (const line of event.split(/\r\n|\n|\r/)) {
-    if (!line.startsWith('data:')) continue;
-    const value = line.charCodeAt(5) === 32 ? line.slice(6) : line.slice(5);
-    data = data === undefined ? value : `${data}\n${value}`;
-  }
-  return data;
 }
 
 /**

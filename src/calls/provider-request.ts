@@ -4,6 +4,7 @@ import { passThroughSend } from '../decide/pass-through-send.js';
 import { keptHistory } from '../decide/reasoning-replay.js';
 import { thinkingPlan } from '../decide/thinking-budget.js';
 import { maxTokensIncludeThinking } from '../convert/max-tokens-meaning.js';
+import { anthropicBetaOf } from '../pass-through/anthropic-beta.js';
 import { passThroughOf } from '../pass-through/seam.js';
 import { toJSONSchema } from '../convert/schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
@@ -58,6 +59,9 @@ export function providerRequest(request: ChatRequest, target: TargetRuntime): Pr
   }
   const extra = extraBody(request, target);
   if (extra) out.extraBody = extra;
+  // The gateway client's anthropic-beta header: Anthropic's API (and Claude on Bedrock) only.
+  const beta = anthropicBetaOf(request);
+  if (beta !== undefined && (target.provider.type === 'anthropic' || target.provider.type === 'bedrock')) out.anthropicBeta = beta;
   // Pass-through (the gateway's seam): the client's bytes when this target takes them as they are.
   const pass = passThroughOf(request);
   if (pass && target.adapter.rawTarget) {

@@ -58,4 +58,16 @@ describe('passThroughSend: the bytes a target is sent, or undefined for the tran
     expect(passThroughSend(pass(chatBody, 'chat'), chatTarget, { maxTokens: 64 }, 'fast', 'm')).toBeUndefined();
     expect(passThroughSend(pass(responsesBody, 'responses'), responsesTarget, { temperature: 0.2 }, 'fast', 'm')).toBeUndefined();
   });
+
+  it('sends an Anthropic Messages body only to a Messages target, with only model rewritten, and translates one its blocker refuses', () => {
+    const messagesTarget: RawTarget = { api: 'messages', thinking: 'adaptive', structuredOutput: true, sentSchema: (schema) => schema };
+    const body = { model: 'fast', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] };
+    const text = '{"model": "fast", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}';
+    const messages = new PassThrough(text, body, 'messages');
+    expect(messages.addsUsage).toBe(false);
+    expect(passThroughSend(messages, messagesTarget, { maxTokens: 64 }, 'fast', 'claude-sonnet-4-6')).toBe('{"model":"claude-sonnet-4-6", "max_tokens": 64, "messages": [{"role": "user", "content": "Hi"}]}');
+    expect(passThroughSend(messages, chatTarget, { maxTokens: 64 }, 'fast', 'm')).toBeUndefined();
+    expect(passThroughSend(pass(chatBody, 'chat'), messagesTarget, none, 'fast', 'm')).toBeUndefined();
+    expect(passThroughSend(new PassThrough(text, { ...body, temperature: 0.5 }, 'messages'), messagesTarget, { maxTokens: 64 }, 'fast', 'm')).toBeUndefined();
+  });
 });

@@ -35,7 +35,8 @@ const body = (model: string) => ({
 
 describe('cache_control through POST /v1/messages', () => {
   it('hands an Anthropic target every breakpoint where the client put it, with its ttl, and the top-level cache_control', async () => {
-    h = await startHarness(up, CHAINS);
+    // The translated path (pass-through sends the client's bytes as they are: messages-pass-through.test.ts).
+    h = await startHarness(up, CHAINS, { passThrough: false });
     const answer = await client().messages.create(body('anthropic-only'));
     expect(answer.type).toBe('message');
     expect(up.count(ANTHROPIC_PATH)).toBe(1);
@@ -88,7 +89,8 @@ describe('cache_control through POST /v1/messages', () => {
   });
 
   it('sends the system prompt as one string, as before, when none of its blocks carries a breakpoint', async () => {
-    h = await startHarness(up, CHAINS);
+    // The translated path, as above.
+    h = await startHarness(up, CHAINS, { passThrough: false });
     await client().messages.create({ model: 'anthropic-only', max_tokens: 10, system: [{ type: 'text', text: 'A.' }, { type: 'text', text: 'B.' }], messages: [{ role: 'user', content: 'hi' }] });
     expect(up.requests[0]!.body.system).toBe('A.\n\nB.');
   });

@@ -3,7 +3,7 @@ import type { APIError } from 'openai';
 import type { HeaderBag } from '../../shared/headers.js';
 import { truncatedStream } from '../../shared/stream-errors.js';
 import type { ProviderCallOptions, ProviderRequest, ProviderResponse, ProviderStreamEvent } from '../../types.js';
-import { eventData, nextEventEnd } from '../raw-stream.js';
+import { eventData, nextEventEnd } from '../../shared/sse-events.js';
 import { responsesProviderResponse } from './chat.js';
 import type { ResponsesContext } from './context.js';
 import type { Wire } from '../wire.js';

@@ -1,12 +1,16 @@
 import { withCallerAbort } from '../../policy/abort/abort-link.js';
 import { withCallerKey } from '../keys.js';
-import type { StreamEvent } from '../../calls/stream.js';
+import type { RelayEvent } from '../../calls/stream.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isRecord } from '../../convert/convert-error.js';
 import { isRouterError } from '../../errors.js';
+import { withAnthropicBeta } from '../../pass-through/anthropic-beta.js';
+import { PassThrough, rawAnswerOf, startsRaw, withPassThrough } from '../../pass-through/seam.js';
 import type { ChatRequest } from '../../types.js';
 import { baseHeaders, contextOf, sendError, servedHeaders } from '../context.js';
 import { errorReply, gatewayError } from '../error-reply.js';
+import { rawBodyOf } from '../raw-body.js';
+import { relayStream } from '../relay-stream.js';
 import { SseWriter } from '../sse-writer.js';
 import { startStream } from '../stream-start.js';
 import { relayEvents, type WireRelay } from '../relay-events.js';
@@ -45,11 +49,23 @@ export function messages(state: GatewayState) {
       chat.tenant = context.caller.tenant;
       withCallerKey(chat, context.caller);
       withCallerAbort(chat, context.controller);
+      // Anthropic targets get the client's anthropic-beta header, on either path (src/pass-through/anthropic-beta.ts).
+      withAnthropicBeta(chat, request.headers['anthropic-beta']);
+      // Pass-through: an Anthropic target gets the client's bytes when nothing needs mapping (src/decide/messages-pass-through.ts).
+      const text = state.passThrough ? rawBodyOf(request) : undefined;
+      if (text !== undefined) withPassThrough(chat, new PassThrough(text, request.body as Record<string, unknown>, 'messages'));
       if (context.stream) return await streamAnswer(state, request, reply, chat);
       const result = await state.router.chat(chat);
       Object.assign(context, { provider: result.provider, model: result.model, attempts: result.attempts.length });
       const headers: Record<string, string> = Object.assign(baseHeaders(request, state.draining), servedHeaders({ provider: result.provider, model: result.model, attempts: result.attempts.length, upstreamRequestId: result.requestId }));
       if (!result.usage) headers['x-switchyard-usage'] = 'unknown';
+      // A cached or replayed answer may carry another endpoint's body: only a Message is relayed, and (as
+      // /v1/chat/completions does) only when its `model` is the one the rendered answer would name.
+      const raw = rawAnswerOf(result);
+      if (raw?.rawApi === 'messages' && (result.responseModel === undefined || result.responseModel === result.model)) {
+        headers['content-type'] = 'application/json; charset=utf-8';
+        return reply.headers(headers).send(raw.raw);
+      }
       return reply.headers(headers).send(toAnthropic(result));
     } catch (err) {
       if (reply.sent) return reply;
@@ -70,8 +86,14 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
   // The events carry the text; `done` need not (the stream then holds none of it, at any length).
   // A client that asked for thinking gets it streamed, as Anthropic streams it (it sends the blocks back next turn).
   if (thinkingOn((request.body as Record<string, unknown>).thinking)) chat.streamThinking = true;
-  const events = state.router.stream(chat, { keepText: false })[Symbol.asyncIterator]();
+  const events = relayStream(state.router, chat, { keepText: false });
   const { start, res } = await startStream(request, reply, state.draining, events);
+  // A pass-through start: the upstream's events as they came (its message_start, pings, thinking and
+  // signature deltas, usage, message_stop), nothing of the gateway's own but the error event of a cut.
+  if (startsRaw(start)) {
+    await relayEvents(new SseWriter(res), events, undefined, BYTES, undefined, context);
+    return reply;
+  }
   // Thinking blocks only from an Anthropic target, as a JSON answer shows them (to-anthropic.ts contentOf).
   const thinkingBlocks = chat.streamThinking === true && state.router.config.providers[start.provider]?.type === 'anthropic';
   await relayEvents(new SseWriter(res), events, start, MESSAGES, anthropicStreamer(undefined, chat, thinkingBlocks), context);
@@ -82,9 +104,18 @@ async function streamAnswer(state: GatewayState, request: FastifyRequest, reply:
 const thinkingOn = (thinking: unknown): boolean => isRecord(thinking) && (thinking.type === 'enabled' || thinking.type === 'adaptive');
 
 /** The Messages stream: the router's events as named Messages events; no terminator after `message_stop`. */
-const MESSAGES: WireRelay<AnthropicStreamer, StreamEvent> = {
+const MESSAGES: WireRelay<AnthropicStreamer> = {
   endsWithDone: false,
-  event: (out, streamer, event) => out.named(streamer.push(event)),
+  // Raw bytes come only after a pass-through start, which BYTES answers.
+  event: (out, streamer, event) => (event.type === 'raw' ? undefined : out.named(streamer.push(event))),
   done: (out, streamer, event) => out.named(streamer.push(event)),
   fail: (out, _streamer, err) => out.named([anthropicErrorEvent(err)]),
+};
+
+/** A pass-through stream after its start: the upstream's bytes, and an `error` event if it is cut. */
+const BYTES: WireRelay<undefined, RelayEvent> = {
+  endsWithDone: false,
+  event: (out, _state, event) => (event.type === 'raw' ? out.bytes(event.bytes) : undefined),
+  done: () => undefined,
+  fail: (out, _state, err) => out.named([anthropicErrorEvent(err)]),
 };
