@@ -1,7 +1,7 @@
 import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
 import type { TargetRuntime } from '../policy/state/target-runtime.js';
 import { passThroughSend } from '../decide/pass-through-send.js';
-import { passThroughOf } from '../pass-through/seam.js';
+import { passThroughOf, responsesFieldsOf } from '../pass-through/seam.js';
 import { toJSONSchema } from '../convert/schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
 
@@ -49,6 +49,8 @@ export function providerRequest(request: ChatRequest, target: TargetRuntime): Pr
   if (request.reasoning) out.reasoning = request.reasoning;
   const extra = extraBody(request, target);
   if (extra) out.extraBody = extra;
+  const fields = responsesFieldsOf(request);
+  if (fields) out.responsesFields = fields;
   // Pass-through (the gateway's seam): the client's bytes when this target takes them as they are.
   const pass = passThroughOf(request);
   if (pass && target.adapter.rawTarget) {
