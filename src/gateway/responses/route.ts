@@ -70,6 +70,8 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
     // Fields only the Responses API reads (reasoning.summary, text.verbosity, Codex's custom tools): Responses targets get them.
     if (call.fields) withResponsesFields(chat, call.fields);
     const turn: Turn = { state, conversations, logger, tenant, call, meta: { id: newResponseId(), createdAt: nowS(), model: chain, echo: call.echo } };
+    const custom = call.fields?.tools?.filter((t) => (t as { type?: unknown }).type === 'custom').map((t) => (t as { name: string }).name);
+    if (custom && custom.length > 0) turn.meta.custom = new Set(custom);
     // Pass-through: a target on the Responses API gets the client's bytes when nothing needs mapping (src/decide/responses-pass-through.ts).
     const text = state.passThrough ? rawBodyOf(request) : undefined;
     if (text !== undefined) withPassThrough(chat, new PassThrough(text, params, 'responses'));

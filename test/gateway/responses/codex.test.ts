@@ -167,6 +167,46 @@ describe('Codex on /v1/responses: its default body to a Responses target, round-
   });
 });
 
+/** A freeform apply_patch call, as the Responses API answers it. */
+const patchItem = () => ({ type: 'custom_tool_call', id: 'ctc_68a1', status: 'completed', call_id: 'call_codex_02', name: 'apply_patch', input: fixture().turn2Input[4]!.input as string });
+
+describe('Codex on /v1/responses: a freeform (custom) tool call in the answer of the translated path', () => {
+  it('streams it to the client as a custom_tool_call item, and replays it on the next turn answered by custom_tool_call_output', async () => {
+    h = await start(false);
+    const item = patchItem();
+    up.script(RESPONSES_PATH, {
+      sse: [
+        responsesEvent('response.created', { response: responseObject([], { status: 'in_progress', usage: null, store: false }) }),
+        responsesEvent('response.output_item.added', { output_index: 0, item: Object.assign({}, item, { input: '', status: 'in_progress' }) }),
+        responsesEvent('response.custom_tool_call_input.delta', { item_id: item.id, output_index: 0, delta: item.input }),
+        responsesEvent('response.custom_tool_call_input.done', { item_id: item.id, output_index: 0, input: item.input }),
+        responsesEvent('response.output_item.done', { output_index: 0, item }),
+        responsesEvent('response.completed', { response: responseObject([item], { store: false }) }),
+      ],
+    }, { sse: textSse('Patched.') });
+    const { types, final } = await streamed(turn1());
+    expect(final.output).toHaveLength(1);
+    expect(final.output[0]).toMatchObject({ type: 'custom_tool_call', call_id: 'call_codex_02', name: 'apply_patch', input: item.input, status: 'completed' });
+    expect(types).toContain('response.custom_tool_call_input.done');
+    expect(types).not.toContain('response.function_call_arguments.delta');
+    // Codex sends the call back with its output; the upstream gets both as their own item types.
+    const back = { type: 'custom_tool_call', call_id: item.call_id, name: item.name, input: item.input };
+    const second = await streamed(Object.assign(turn1(), { input: [fixture().turn1.input[0], back, { type: 'custom_tool_call_output', call_id: item.call_id, output: 'Success.' }] }));
+    expect(second.final.output_text).toBe('Patched.');
+    expect(up.count(RESPONSES_PATH)).toBe(2);
+    expect(up.requests[1]!.body.input.slice(1)).toEqual([back, { type: 'custom_tool_call_output', call_id: item.call_id, output: 'Success.' }]);
+  });
+
+  it('answers it as a custom_tool_call item when not streamed', async () => {
+    h = await start(false);
+    up.script(RESPONSES_PATH, { status: 200, body: responseObject([patchItem()], { store: false }) });
+    const { stream: _stream, ...params } = fixture().turn1;
+    const res = await h.client().responses.create(params as unknown as OpenAI.Responses.ResponseCreateParamsNonStreaming);
+    expect(res.output).toEqual([expect.objectContaining({ type: 'custom_tool_call', call_id: 'call_codex_02', name: 'apply_patch', input: patchItem().input })]);
+    expect(up.count(RESPONSES_PATH)).toBe(1);
+  });
+});
+
 describe('Codex on /v1/responses: a fall-through to a Chat Completions target', () => {
   it.each([true, false])('sends it the history without reasoning, custom tools or Responses-only fields, and answers (passThrough %s)', async (passThrough) => {
     h = await start(passThrough);
