@@ -145,6 +145,22 @@ export interface ProviderRequest {
    * `anthropic_beta`. Set by the router for those provider types alone, never logged.
    */
   anthropicBeta?: string;
+  /** Responses API targets only: the client's Responses-only fields (gateway `/v1/responses`), carried in the translated body. */
+  responsesFields?: ResponsesFields;
+}
+
+/**
+ * The fields of a gateway client's Responses body with no meaning outside the Responses API, as the
+ * client sent them: the `reasoning` keys besides `effort` (`summary`), the `text` keys besides
+ * `format` (`verbosity`), `client_metadata`, and its tools that are no function tools (`custom`
+ * freeform tools, `local_shell`), which the client runs itself. A Responses target's translated
+ * body merges them in (providers/openai/responses/body.ts); every other target goes without.
+ */
+export interface ResponsesFields {
+  reasoning?: Readonly<Record<string, unknown>>;
+  text?: Readonly<Record<string, unknown>>;
+  client_metadata?: Readonly<Record<string, unknown>>;
+  tools?: readonly unknown[];
 }
 
 /**

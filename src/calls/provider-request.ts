@@ -5,7 +5,7 @@ import { keptHistory } from '../decide/reasoning-replay.js';
 import { thinkingPlan } from '../decide/thinking-budget.js';
 import { maxTokensIncludeThinking } from '../convert/max-tokens-meaning.js';
 import { anthropicBetaOf } from '../pass-through/anthropic-beta.js';
-import { passThroughOf } from '../pass-through/seam.js';
+import { passThroughOf, responsesFieldsOf } from '../pass-through/seam.js';
 import { toJSONSchema } from '../convert/schema-input.js';
 import type { ChatRequest, ResponseFormat, Tool } from '../types.js';
 
@@ -62,6 +62,8 @@ export function providerRequest(request: ChatRequest, target: TargetRuntime): Pr
   // The gateway client's anthropic-beta header: Anthropic's API (and Claude on Bedrock) only.
   const beta = anthropicBetaOf(request);
   if (beta !== undefined && (target.provider.type === 'anthropic' || target.provider.type === 'bedrock')) out.anthropicBeta = beta;
+  const fields = responsesFieldsOf(request);
+  if (fields) out.responsesFields = fields;
   // Pass-through (the gateway's seam): the client's bytes when this target takes them as they are.
   const pass = passThroughOf(request);
   if (pass && target.adapter.rawTarget) {

@@ -20,13 +20,26 @@ export interface ResponsesPassThroughSent {
 const VERBATIM = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'text', 'reasoning', 'max_output_tokens',
   'temperature', 'top_p', 'user', 'store', 'stream', 'metadata', 'include', 'stream_options', 'truncation', 'background',
-  'service_tier', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier',
+  'service_tier', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier', 'client_metadata',
 ]);
 const MESSAGE_KEYS = new Set(['type', 'role', 'content']);
 const ROLES = new Set(['user', 'assistant', 'system', 'developer']);
 const TEXT_PARTS = new Set(['input_text', 'output_text']);
 const CALL_KEYS = new Set(['type', 'call_id', 'name', 'arguments']);
 const OUTPUT_KEYS = new Set(['type', 'call_id', 'output']);
+/**
+ * Items the router keeps verbatim for a Responses target (src/gateway/responses/turn-items.ts), each
+ * with the keys they may have: reasoning (Codex sends its summary and encrypted_content back),
+ * freeform and local shell calls. A freeform call's output is rebuilt with the same three keys.
+ */
+const OPAQUE_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  reasoning: new Set(['type', 'id', 'summary', 'content', 'encrypted_content', 'status']),
+  custom_tool_call: new Set(['type', 'id', 'status', 'call_id', 'name', 'input']),
+  local_shell_call: new Set(['type', 'id', 'call_id', 'status', 'action']),
+  custom_tool_call_output: OUTPUT_KEYS,
+};
+/** Tools the client runs itself that the router sends a Responses target as they came (ResponsesFields). */
+const CLIENT_TOOLS = new Set(['custom', 'local_shell']);
 const TOOL_KEYS = new Set(['type', 'name', 'description', 'parameters', 'strict']);
 const FORMAT_KEYS = new Set(['type', 'name', 'schema', 'strict']);
 /** OpenAI's longest tool-call id; the router shortens longer ones (openAIToolId). */
@@ -50,8 +63,8 @@ export function responsesPassThroughBlocker(body: Readonly<Record<string, unknow
   for (const key in body) if (!VERBATIM.has(key)) return `${key} is mapped by the router`;
   const input = inputBlocker(body.input);
   if (input) return input;
-  const tools = Array.isArray(body.tools) && body.tools.length > 0 ? body.tools : undefined;
-  if (tools) {
+  const tools = Array.isArray(body.tools) ? body.tools.filter((t) => !(isObject(t) && CLIENT_TOOLS.has(t.type as string))) : [];
+  if (tools.length > 0) {
     for (const tool of tools) {
       const blocked = toolBlocker(tool, target);
       if (blocked) return blocked;
@@ -81,7 +94,7 @@ export function responsesPassThroughBlocker(body: Readonly<Record<string, unknow
   return undefined;
 }
 
-/** Text input, or items the router would send back as they are: text messages, function calls and their outputs, no ids. */
+/** Text input, or items the router would send back as they are: text messages, function calls and their outputs (no ids), the items it keeps verbatim. */
 function inputBlocker(input: unknown): string | undefined {
   if (typeof input === 'string') return undefined;
   if (!Array.isArray(input)) return 'input is neither text nor items';
@@ -104,6 +117,9 @@ function inputBlocker(input: unknown): string | undefined {
     } else if (type === 'function_call_output') {
       for (const key in item) if (!OUTPUT_KEYS.has(key)) return `a function_call_output item with ${key}`;
       if (typeof item.output !== 'string') return 'a function_call_output whose output is not text';
+    } else if (typeof type === 'string' && Object.hasOwn(OPAQUE_KEYS, type)) {
+      for (const key in item) if (!OPAQUE_KEYS[type]!.has(key)) return `a ${type} item with ${key}`;
+      if (type === 'custom_tool_call_output' && typeof item.output !== 'string') return 'a custom_tool_call_output whose output is not text';
     } else {
       return `a ${String(type)} input item`;
     }

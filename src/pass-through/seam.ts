@@ -1,4 +1,4 @@
-import type { PassThroughApi, ProviderResponse } from '../../providers/types.js';
+import type { PassThroughApi, ProviderResponse, ResponsesFields } from '../../providers/types.js';
 import { passThroughAddsUsage, passThroughMismatch } from '../decide/pass-through.js';
 import type { PassThroughBody } from '../decide/pass-through-send.js';
 import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from '../types.js';
@@ -13,6 +13,9 @@ import type { ChatRequest, ChatResult, EmbedRequest, EmbedResult } from '../type
 export const PASS_THROUGH: unique symbol = Symbol.for('switchyard.passThrough') as never;
 /** The key under which a result carries the upstream's body as it came (a `RawAnswer`), and a stream's `start` says raw bytes follow. */
 export const RAW_ANSWER: unique symbol = Symbol.for('switchyard.rawAnswer') as never;
+
+/** The key under which a `/v1/responses` request carries its Responses-only fields (a `ResponsesFields`). */
+export const RESPONSES_FIELDS: unique symbol = Symbol.for('switchyard.responsesFields') as never;
 
 /**
  * The client's body as it came (`text`) and parsed (`body`, which the request's fields were
@@ -37,7 +40,7 @@ export interface RawBytes {
   bytes: string;
 }
 
-type Carrying = { [PASS_THROUGH]?: PassThrough };
+type Carrying = { [PASS_THROUGH]?: PassThrough; [RESPONSES_FIELDS]?: ResponsesFields };
 type Answering = { [RAW_ANSWER]?: RawAnswer };
 
 /** Gives a request the client's bytes to pass through (the gateway's entry): a target that takes them as they are is sent them. */
@@ -49,6 +52,21 @@ export function withPassThrough<R extends ChatRequest | EmbedRequest>(request: R
 /** The request's pass-through body, if it carries one. */
 export function passThroughOf(request: ChatRequest | EmbedRequest): PassThrough | undefined {
   return (request as Carrying)[PASS_THROUGH];
+}
+
+/**
+ * Gives a request the fields of its client's Responses body that only the Responses API has a
+ * meaning for (the gateway's `/v1/responses`): a Responses target's translated body carries them,
+ * every other target never sees them. Not part of the public request, like the pass-through body.
+ */
+export function withResponsesFields(request: ChatRequest, fields: ResponsesFields): ChatRequest {
+  (request as Carrying)[RESPONSES_FIELDS] = fields;
+  return request;
+}
+
+/** The request's Responses-only fields, if it carries any. */
+export function responsesFieldsOf(request: ChatRequest): ResponsesFields | undefined {
+  return (request as Carrying)[RESPONSES_FIELDS];
 }
 
 /** Why a request's pass-through body cannot be sent by this operation (`stream: true` must meet router.stream), or undefined. */

@@ -45,7 +45,7 @@ describe('responsesPassThroughBlocker: which Responses bodies go to a target as 
     expect(blocker({ ...plain, input: [{ type: 'function_call', id: 'fc_1', call_id: 'c', name: 'f', arguments: '{}' }] }, chat, none)).toBe('a function_call item with id');
     expect(blocker({ ...plain, input: [{ type: 'function_call', call_id: 'c'.repeat(41), name: 'f', arguments: '{}' }] }, chat, none)).toMatch(/shortens/);
     expect(blocker({ ...plain, input: [{ type: 'function_call_output', call_id: 'c', output: [{ type: 'input_text', text: 'x' }] }] }, chat, none)).toMatch(/not text/);
-    expect(blocker({ ...plain, input: [{ type: 'reasoning', id: 'rs_1', summary: [] }] }, chat, none)).toBe('a reasoning input item');
+    expect(blocker({ ...plain, input: [{ type: 'web_search_call', id: 'ws_1', status: 'completed' }] }, chat, none)).toBe('a web_search_call input item');
     expect(blocker({ ...plain, input: [{ role: 'tool', content: 'x' }] }, chat, none)).toBe('a tool input message');
   });
 
@@ -57,6 +57,25 @@ describe('responsesPassThroughBlocker: which Responses bodies go to a target as 
     expect(blocker({ ...plain, tools: [{ ...tool, strict: undefined }] }, chat, none)).toMatch(/does not say strict/);
     expect(blocker({ ...plain, tools: [{ ...tool, parameters: undefined }] }, chat, none)).toMatch(/no parameters/);
     expect(blocker({ ...plain, tools: [{ ...tool, strict: false, parameters: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } }] }, chat, none)).toMatch(/schema is rewritten/);
+  });
+
+  it('passes the items the router replays verbatim (Codex\'s reasoning, freeform and local shell calls) and refuses other keys on them', () => {
+    const reasoning = { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thinking' }], content: null, encrypted_content: 'gAAAA-opaque' };
+    const custom = { type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: '*** Begin Patch' };
+    const shell = { type: 'local_shell_call', id: 'lsh_1', call_id: 'call_3', status: 'completed', action: { type: 'exec', command: ['ls'] } };
+    const items = [{ role: 'user', content: 'Hi' }, reasoning, custom, { type: 'custom_tool_call_output', call_id: 'call_2', output: 'Done' }, shell, { type: 'function_call_output', call_id: 'call_3', output: 'a' }];
+    expect(blocker({ ...plain, input: items }, chat, none)).toBeUndefined();
+    expect(blocker({ ...plain, input: [{ ...reasoning, extra: 1 }] }, chat, none)).toBe('a reasoning item with extra');
+    expect(blocker({ ...plain, input: [{ type: 'custom_tool_call_output', call_id: 'c', output: [{ type: 'input_text', text: 'x' }] }] }, chat, none)).toMatch(/not text/);
+  });
+
+  it('passes Codex\'s client tools, text.verbosity, reasoning.summary and client_metadata: the translated body carries them too', () => {
+    const custom = { type: 'custom', name: 'apply_patch', description: 'Edit files', format: { type: 'grammar', syntax: 'lark', definition: 'start: x' } };
+    const codex = { ...plain, tools: [tool, custom, { type: 'local_shell' }], tool_choice: 'auto', parallel_tool_calls: false, text: { verbosity: 'low' }, client_metadata: { session_id: 's' } };
+    expect(blocker(codex, chat, none)).toBeUndefined();
+    expect(blocker({ ...codex, include: ['reasoning.encrypted_content'], reasoning: { effort: 'medium', summary: 'auto' } }, reasoner, none)).toBeUndefined();
+    // With no function tool the router has no tools to put tool_choice on.
+    expect(blocker({ ...plain, tools: [custom], tool_choice: 'auto' }, chat, none)).toMatch(/without tools/);
   });
 
   it('refuses tool_choice or parallel_tool_calls without tools: the router drops them', () => {

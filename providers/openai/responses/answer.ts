@@ -45,9 +45,17 @@ export function responsesFinishReason(
   return status === 'completed' ? 'stop' : 'other';
 }
 
-/** The output items kept for the next turn: all of them, when a reasoning item is among them (else none is needed). */
+/** Output items only this API can replay: reasoning, and a freeform (`custom`) tool's call, answered by `custom_tool_call_output`. */
+const REPLAYED = new Set(['reasoning', 'custom_tool_call']);
+
+/** The output items kept for the next turn: all of them, when a reasoning item or a freeform call is among them (else none is needed). */
 export function reasoningParts(items: readonly unknown[]): ProviderParts | undefined {
-  return items.some((i) => (i as { type?: unknown }).type === 'reasoning') ? { api: 'openai-responses', items: [...items] } : undefined;
+  return items.some((i) => REPLAYED.has((i as { type?: unknown }).type as string)) ? { api: 'openai-responses', items: [...items] } : undefined;
+}
+
+/** A freeform tool's call as a tool call: its text is the one argument, `input` (as the gateway reads a client's `custom_tool_call`). */
+export function customCall(item: { call_id: string; name: string; input: string }): ToolCall {
+  return { id: item.call_id, name: item.name, arguments: { input: item.input } };
 }
 
 /** A `response.failed` (or a non-stream `status: "failed"`): the provider failed mid-answer. */
@@ -61,7 +69,8 @@ export function failedResponse(response: Pick<OpenAI.Responses.Response, 'error'
 /**
  * The answer of a Responses call: the text of its `message` items (a refusal's text when the model
  * refused), its `function_call` items as tool calls (id = `call_id`, the pairing key of
- * `function_call_output`; arguments parsed, invalid JSON throws `invalid_output`), why it stopped,
+ * `function_call_output`; arguments parsed, invalid JSON throws `invalid_output`) and its
+ * `custom_tool_call` items (a freeform tool's, arguments `{input}`), why it stopped,
  * and, with reasoning items among the output, every item as `providerParts` for the next turn.
  * Calls of an answer cut at `length` are not returned: their arguments are cut too.
  */
@@ -72,19 +81,19 @@ export function responsesAnswer(data: OpenAI.Responses.Response, where: Where): 
   if (data.status === 'failed') throw failedResponse(data, where);
   let text = '';
   let refusal = '';
-  const calls: OpenAI.Responses.ResponseFunctionToolCall[] = [];
+  const calls: Array<OpenAI.Responses.ResponseFunctionToolCall | OpenAI.Responses.ResponseCustomToolCall> = [];
   for (const item of data.output) {
     if (item.type === 'message') {
       for (const part of item.content) {
         if (part.type === 'output_text') text += part.text;
         else if (part.type === 'refusal') refusal += part.refusal;
       }
-    } else if (item.type === 'function_call') {
+    } else if (item.type === 'function_call' || item.type === 'custom_tool_call') {
       calls.push(item);
     }
   }
   const finishReason = responsesFinishReason(data.status, data.incomplete_details, { toolCalls: calls.length > 0, refusal: refusal !== '' });
-  const toolCalls = finishReason === 'length' ? [] : calls.map((c) => ({ id: c.call_id, name: c.name, arguments: parseToolArguments(c.arguments ?? '', c.name, where) }));
+  const toolCalls = finishReason === 'length' ? [] : calls.map((c) => (c.type === 'custom_tool_call' ? customCall(c) : { id: c.call_id, name: c.name, arguments: parseToolArguments(c.arguments ?? '', c.name, where) }));
   const providerParts = reasoningParts(data.output);
   return { text: refusal || text, toolCalls, finishReason, ...(providerParts ? { providerParts } : {}) };
 }

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { JSONSchema, ToolChoice } from '../../../src/types.js';
 import { bareSchema, strictObjectSchema } from '../../shared/json-schema.js';
-import type { ProviderRequest, ProviderTool } from '../../types.js';
+import type { ProviderRequest, ProviderTool, ResponsesFields } from '../../types.js';
 import { isReasoningModel } from '../parameters.js';
 import { openAIResponseFormat } from '../response-format.js';
 import { responsesInput } from './input.js';
@@ -64,7 +64,20 @@ export function responsesBody(request: ProviderRequest, provider: string): Respo
   if (request.user !== undefined) body.user = request.user;
   const effort = request.thinking?.effort ?? request.reasoning?.effort;
   if (effort && reasoning) body.reasoning = { effort };
+  if (request.responsesFields) withResponsesFields(body, request.responsesFields, reasoning);
   return request.extraBody ? Object.assign({}, body, request.extraBody) : body;
+}
+
+/**
+ * A gateway client's Responses-only fields, as it sent them (`ResponsesFields`): `reasoning.summary`
+ * beside the effort (reasoning models only, as `reasoning` is), `text.verbosity` beside the format,
+ * `client_metadata`, and its custom and local_shell tools after the function tools.
+ */
+function withResponsesFields(body: ResponsesBody, fields: ResponsesFields, reasoning: boolean): void {
+  if (fields.reasoning && reasoning) body.reasoning = Object.assign({}, body.reasoning, fields.reasoning);
+  if (fields.text) body.text = Object.assign({}, body.text, fields.text);
+  if (fields.client_metadata) (body as Record<string, unknown>).client_metadata = fields.client_metadata;
+  if (fields.tools && fields.tools.length > 0) body.tools = (body.tools ?? []).concat(fields.tools as OpenAI.Responses.Tool[]);
 }
 
 /**

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { FinishReason } from '../../../src/types.js';
 import type { ProviderStreamEvent } from '../../types.js';
-import { failedResponse, reasoningParts, responsesFinishReason, responsesUsage } from './answer.js';
+import { customCall, failedResponse, reasoningParts, responsesFinishReason, responsesUsage } from './answer.js';
 
 interface OpenCall {
   ordinal: number;
@@ -48,7 +48,7 @@ export class ResponsesEventReader {
         if (event.delta) yield { type: 'thinking' };
         break;
       case 'response.output_item.added':
-        if (event.item.type === 'function_call') {
+        if (event.item.type === 'function_call' || event.item.type === 'custom_tool_call') {
           const call: OpenCall = { ordinal: this.calls.size, sentArguments: false, ended: false };
           this.calls.set(event.output_index, call);
           yield { type: 'tool_call_start', index: call.ordinal, id: event.item.call_id, name: event.item.name };
@@ -65,7 +65,12 @@ export class ResponsesEventReader {
       case 'response.output_item.done': {
         this.items[event.output_index] = event.item;
         const call = this.calls.get(event.output_index);
-        if (call && event.item.type === 'function_call') {
+        if (call && event.item.type === 'custom_tool_call') {
+          // A freeform call's input streams as plain text (custom_tool_call_input.delta): its arguments, {input}, go whole at its end.
+          yield { type: 'tool_call_delta', index: call.ordinal, argumentsDelta: JSON.stringify(customCall(event.item).arguments) };
+          call.ended = true;
+          yield { type: 'tool_call_end', index: call.ordinal };
+        } else if (call && event.item.type === 'function_call') {
           // Arguments that came whole on the item, never as deltas, still reach the caller.
           if (!call.sentArguments) yield { type: 'tool_call_delta', index: call.ordinal, argumentsDelta: event.item.arguments || '{}' };
           call.ended = true;

@@ -51,7 +51,8 @@ function assistantItems(message: AssistantMessage): Input[] {
  * user parts become `input_text` / `input_image` / `input_file`; an assistant turn that came from
  * the Responses API replays its own output items (reasoning with `encrypted_content` included),
  * any other is rebuilt as a message and `function_call` items; tool results become
- * `function_call_output` items (no error flag on the wire: the content says what failed).
+ * `function_call_output` items (no error flag on the wire: the content says what failed), or
+ * `custom_tool_call_output` ones for the replayed freeform calls (a gateway client's `custom` tools).
  */
 export function responsesInput(messages: readonly Message[], where: Where): { instructions?: string; input: Input[] } {
   let start = 0;
@@ -61,6 +62,8 @@ export function responsesInput(messages: readonly Message[], where: Where): { in
     start++;
   }
   const input: Input[] = [];
+  /** call_ids of replayed freeform calls: their results are `custom_tool_call_output`, not function outputs. */
+  let custom: Set<string> | undefined;
   for (const message of messages.slice(start)) {
     switch (message.role) {
       case 'system':
@@ -70,11 +73,16 @@ export function responsesInput(messages: readonly Message[], where: Where): { in
       case 'user':
         input.push({ role: 'user', content: typeof message.content === 'string' ? message.content : userContent(message.content, where) });
         break;
-      case 'assistant':
-        input.push(...assistantItems(message));
+      case 'assistant': {
+        const items = assistantItems(message);
+        for (const item of items) if (item.type === 'custom_tool_call') (custom ??= new Set()).add(item.call_id);
+        input.push(...items);
         break;
+      }
       case 'tool':
-        input.push({ type: 'function_call_output', call_id: openAIToolId(message.toolCallId), output: message.content });
+        input.push(custom?.has(message.toolCallId)
+          ? { type: 'custom_tool_call_output', call_id: message.toolCallId, output: message.content }
+          : { type: 'function_call_output', call_id: openAIToolId(message.toolCallId), output: message.content });
         break;
     }
   }

@@ -1,5 +1,6 @@
 import { RouterError } from '../../errors.js';
-import type { ContentPart, Message, ToolCall } from '../../types.js';
+import type { AssistantMessage, ContentPart, Message, ToolCall } from '../../types.js';
+import { OPAQUE_ITEMS, opaqueCall, Turns } from './turn-items.js';
 import { invalid, isObject, typeName, unsupported } from './wire-errors.js';
 
 /** The Responses `input` as router messages, with the wire path each message came from (for errors). */
@@ -16,6 +17,7 @@ const KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
   message: new Set(['type', 'role', 'content', 'id', 'status', 'phase']),
   function_call: new Set(['type', 'call_id', 'name', 'arguments', 'id', 'status', 'caller']),
   function_call_output: new Set(['type', 'call_id', 'output', 'id', 'status', 'caller']),
+  custom_tool_call_output: new Set(['type', 'call_id', 'output', 'id']),
   item_reference: new Set(['type', 'id']),
   input_text: new Set(['type', 'text']),
   input_image: new Set(['type', 'image_url', 'detail', 'file_id']),
@@ -128,7 +130,10 @@ export function referencedIds(input: unknown): string[] {
 /**
  * The Responses `input` (a string, or items) as router messages: messages by role, a `function_call`
  * item joins the assistant turn before it (or starts one), a `function_call_output` is a tool
- * message, an `item_reference` is the stored item it names. Anything else is refused, naming its path.
+ * message, an `item_reference` is the stored item it names. A `reasoning`, `custom_tool_call` or
+ * `local_shell_call` item joins (or starts) an assistant turn too, which then keeps its items for
+ * the Responses API to replay verbatim (turn-items.ts); the latter two are tool calls elsewhere,
+ * and a `custom_tool_call_output` their result. Anything else is refused, naming its path.
  */
 export function inputMessages(input: unknown, lookup: ItemLookup): ConvertedInput {
   const out: ConvertedInput = { messages: [], paths: [] };
@@ -138,6 +143,17 @@ export function inputMessages(input: unknown, lookup: ItemLookup): ConvertedInpu
   const push = (m: Message, path: string) => {
     out.messages.push(m);
     out.paths.push(path);
+  };
+  const turns = new Turns(out.messages);
+  /** The assistant turn an item joins (or the one it starts), which keeps the item. */
+  const turnOf = (kind: 'call' | 'reasoning' | 'message', raw: unknown, path: string, start: () => AssistantMessage): AssistantMessage => {
+    let turn = turns.open(kind);
+    if (!turn) {
+      turn = start();
+      push(turn, path);
+    }
+    turns.add(turn, raw);
+    return turn;
   };
   input.forEach((raw, i) => {
     const path = `input[${i}]`;
@@ -151,16 +167,26 @@ export function inputMessages(input: unknown, lookup: ItemLookup): ConvertedInpu
       item = found;
     }
     const type = item.type ?? (typeof item.role === 'string' ? 'message' : undefined);
-    if (type === 'message') return push(messageOf(item, path), path);
-    if (type === 'function_call') {
-      const call = toolCallOf(item, path);
-      const last = out.messages.at(-1);
-      if (last?.role === 'assistant') last.toolCalls = [...(last.toolCalls ?? []), call];
-      else push({ role: 'assistant', content: null, toolCalls: [call] }, path);
+    if (type === 'message') {
+      const message = messageOf(item, path);
+      if (message.role !== 'assistant') return push(message, path);
+      const turn = turnOf('message', item, path, () => message);
+      if (turn !== message) turn.content = message.content;
+      return;
+    }
+    if (type === 'function_call' || (typeof type === 'string' && OPAQUE_ITEMS.has(type))) {
+      const call = type === 'function_call' ? toolCallOf(item, path) : opaqueCall(item, path);
+      const turn = turnOf(call ? 'call' : 'reasoning', item, path, () => ({ role: 'assistant', content: call ? null : '' }));
+      if (call) turn.toolCalls = [...(turn.toolCalls ?? []), call];
       return;
     }
     if (type === 'function_call_output') return push(toolOutputOf(item, path), path);
-    throw unsupported(`${path}.type`, `${JSON.stringify(type)} items have no Switchyard equivalent (message, function_call, function_call_output and item_reference do)`);
+    if (type === 'custom_tool_call_output') {
+      onlyKeys(item, 'custom_tool_call_output', path);
+      return push({ role: 'tool', toolCallId: textOf(item.call_id, `${path}.call_id`), content: plainText(item.output, `${path}.output`, new Set(['input_text', 'output_text'])) }, path);
+    }
+    throw unsupported(`${path}.type`, `${JSON.stringify(type)} items have no Switchyard equivalent (message, function_call, function_call_output, reasoning, custom_tool_call, custom_tool_call_output, local_shell_call and item_reference do)`);
   });
+  turns.finish();
   return out;
 }

@@ -1,4 +1,5 @@
 import { reasoningEffortOf } from '../../convert/reasoning-effort.js';
+import type { ResponsesFields } from '../../../providers/types.js';
 import type { ChatRequest, Message, ReasoningOptions, ResponseFormat, Tool, ToolChoice } from '../../types.js';
 import { inputMessages, type ItemLookup } from './input-items.js';
 import { checkFields } from './request-fields.js';
@@ -15,6 +16,8 @@ export interface ResponsesCall {
   paths: string[];
   /** The fields a Response object repeats back, as the client sent them (defaults filled). */
   echo: ResponseEcho;
+  /** The Responses-only fields the request sent (Responses targets get them; see ResponsesFields), if any. */
+  fields?: ResponsesFields;
 }
 
 /** What a Response object repeats of its request. */
@@ -24,7 +27,7 @@ export interface ResponseEcho {
   metadata: Record<string, string>;
   parallel_tool_calls: boolean;
   previous_response_id: string | null;
-  reasoning: { effort: string | null; summary: null };
+  reasoning: { effort: string | null; summary: string | null };
   store: boolean;
   temperature: number | null;
   text: { format: Record<string, unknown> };
@@ -37,9 +40,17 @@ export interface ResponseEcho {
 
 const TOOL_KEYS = new Set(['type', 'name', 'description', 'parameters', 'strict']);
 
+/**
+ * Tools the client runs itself that are no function tools (Codex's freeform `apply_patch` is a
+ * `custom` tool, its shell on some models `local_shell`): Responses targets get them as sent, other
+ * targets cannot call them and go without (docs/gateway-responses.md). Hosted tools (web_search,
+ * file_search, ...) run on OpenAI's servers and stay refused.
+ */
+const CLIENT_TOOLS = new Set(['custom', 'local_shell']);
+
 function toolOf(tool: unknown, path: string): Tool {
   if (!isObject(tool)) throw invalid(path, `expected a tool object, got ${typeName(tool)}`, 'invalid_type');
-  if (tool.type !== 'function') throw unsupported(`${path}.type`, `${JSON.stringify(tool.type)} tools run on OpenAI's servers; only function tools have an equivalent elsewhere`);
+  if (tool.type !== 'function') throw unsupported(`${path}.type`, `${JSON.stringify(tool.type)} tools run on OpenAI's servers; only function tools (and the client's own custom and local_shell tools, to Responses targets) have an equivalent elsewhere`);
   for (const key of Object.keys(tool)) {
     if (!TOOL_KEYS.has(key) && tool[key] !== undefined && tool[key] !== null && tool[key] !== false) throw unsupported(`${path}.${key}`, 'no Switchyard equivalent');
   }
@@ -56,6 +67,12 @@ function toolOf(tool: unknown, path: string): Tool {
   };
 }
 
+/** A `custom` or `local_shell` tool, as the client sent it (a custom one needs its name: the model calls it by it). */
+function clientTool(tool: Record<string, unknown>, path: string): Record<string, unknown> {
+  if (tool.type === 'custom' && !optionalString(tool.name, `${path}.name`)) throw invalid(`${path}.name`, 'a custom tool needs a name', 'missing_required_parameter');
+  return tool;
+}
+
 function toolChoiceOf(choice: unknown): ToolChoice | undefined {
   if (choice === undefined || choice === null) return undefined;
   if (choice === 'auto' || choice === 'none' || choice === 'required') return choice;
@@ -66,11 +83,17 @@ function toolChoiceOf(choice: unknown): ToolChoice | undefined {
   throw unsupported('tool_choice', 'only auto, none, required and {type: "function", name} (allowed_tools and hosted tools have no equivalent)');
 }
 
-function formatOf(text: unknown): { format?: ResponseFormat; echo: Record<string, unknown> } {
+const VERBOSITY = new Set(['low', 'medium', 'high']);
+
+function formatOf(text: unknown, fields: ResponsesFields): { format?: ResponseFormat; echo: Record<string, unknown> } {
   if (text === undefined || text === null) return { echo: { type: 'text' } };
   if (!isObject(text)) throw invalid('text', `expected an object, got ${typeName(text)}`, 'invalid_type');
   for (const key of Object.keys(text)) {
-    if (key !== 'format' && text[key] !== undefined && text[key] !== null) throw unsupported(`text.${key}`, 'no Switchyard equivalent');
+    if (key === 'format' || text[key] === undefined || text[key] === null) continue;
+    if (key !== 'verbosity') throw unsupported(`text.${key}`, 'no Switchyard equivalent');
+    if (!VERBOSITY.has(text.verbosity as string)) throw invalid('text.verbosity', `expected low, medium or high, got ${typeName(text.verbosity)}`);
+    // GPT-5's answer length: a Responses target's own (Chat Completions has it as top-level verbosity; others none).
+    fields.text = { verbosity: text.verbosity };
   }
   const format = text.format;
   if (format === undefined || format === null) return { echo: { type: 'text' } };
@@ -86,13 +109,23 @@ function formatOf(text: unknown): { format?: ResponseFormat; echo: Record<string
   return { format: { type: 'json_schema', schema: format.schema, ...(name ? { name } : {}), strict: strict === true }, echo: Object.assign({}, format, { strict: strict === true }) };
 }
 
-function reasoningOf(reasoning: unknown, openai: Record<string, unknown>): ReasoningOptions | undefined {
+/** `reasoning` keys besides `effort` only the Responses API reads: summaries (`generate_summary` is its old name), Codex's `context`. */
+const REASONING_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  summary: new Set(['auto', 'concise', 'detailed', 'none']),
+  generate_summary: new Set(['auto', 'concise', 'detailed', 'none']),
+  context: new Set(['auto', 'current_turn', 'all_turns']),
+};
+
+function reasoningOf(reasoning: unknown, openai: Record<string, unknown>, fields: ResponsesFields): ReasoningOptions | undefined {
   if (reasoning === undefined || reasoning === null) return undefined;
   if (!isObject(reasoning)) throw invalid('reasoning', `expected an object, got ${typeName(reasoning)}`, 'invalid_type');
   for (const key of Object.keys(reasoning)) {
-    if (key !== 'effort' && reasoning[key] !== undefined && reasoning[key] !== null) {
-      throw unsupported(`reasoning.${key}`, key === 'summary' || key === 'generate_summary' ? 'the gateway returns no reasoning summaries' : 'no Switchyard equivalent');
-    }
+    if (key === 'effort' || reasoning[key] === undefined || reasoning[key] === null) continue;
+    const values = REASONING_KEYS[key];
+    if (!values) throw unsupported(`reasoning.${key}`, 'no Switchyard equivalent');
+    if (!values.has(reasoning[key] as string)) throw invalid(`reasoning.${key}`, `expected ${[...values].join(', ')}, got ${typeName(reasoning[key])}`);
+    // Summaries come from a Responses target's own reasoning items; no other provider writes one.
+    fields.reasoning = Object.assign({}, fields.reasoning, { [key]: reasoning[key] });
   }
   // As on /v1/chat/completions: levels only OpenAI has go to OpenAI as written.
   const mapped = reasoningEffortOf(reasoning.effort, openai);
@@ -127,17 +160,23 @@ export function responsesCall(body: Readonly<Record<string, unknown>>, history: 
   const chat: ChatRequest = { messages: [...lead, ...history, ...converted.messages] };
   const paths = [...lead.map(() => 'instructions'), ...history.map(() => 'previous_response_id'), ...converted.paths];
 
+  const fields: ResponsesFields = {};
   if (body.tools !== undefined && body.tools !== null) {
     if (!Array.isArray(body.tools)) throw invalid('tools', `expected an array of tools, got ${typeName(body.tools)}`, 'invalid_type');
-    if (body.tools.length > 0) chat.tools = body.tools.map((t, i) => toolOf(t, `tools[${i}]`));
+    const tools: Tool[] = [];
+    body.tools.forEach((t, i) => {
+      if (isObject(t) && CLIENT_TOOLS.has(t.type as string)) fields.tools = [...(fields.tools ?? []), clientTool(t, `tools[${i}]`)];
+      else tools.push(toolOf(t, `tools[${i}]`));
+    });
+    if (tools.length > 0) chat.tools = tools;
   }
   const toolChoice = toolChoiceOf(body.tool_choice);
   if (toolChoice) chat.toolChoice = toolChoice;
   const parallel = optionalBoolean(body.parallel_tool_calls, 'parallel_tool_calls');
   if (parallel !== undefined) chat.parallelToolCalls = parallel;
-  const { format, echo: formatEcho } = formatOf(body.text);
+  const { format, echo: formatEcho } = formatOf(body.text, fields);
   if (format) chat.responseFormat = format;
-  const reasoning = reasoningOf(body.reasoning, openai);
+  const reasoning = reasoningOf(body.reasoning, openai, fields);
   if (reasoning) chat.reasoning = reasoning;
   const maxTokens = optionalNumber(body.max_output_tokens, 'max_output_tokens');
   if (maxTokens !== undefined && (!Number.isInteger(maxTokens) || maxTokens < 1)) throw invalid('max_output_tokens', `expected a whole number of at least 1, got ${maxTokens}`);
@@ -155,13 +194,23 @@ export function responsesCall(body: Readonly<Record<string, unknown>>, history: 
   const store = optionalBoolean(body.store, 'store') ?? true;
   optionalBoolean(body.stream, 'stream');
   if (Object.keys(openai).length > 0) chat.providerOptions = { openai };
+  const clientMetadata = body.client_metadata;
+  if (clientMetadata !== undefined && clientMetadata !== null) {
+    // Codex's installation, session and thread ids (codex-rs/core/src/responses_metadata.rs): OpenAI's to read, nobody else's.
+    if (!isObject(clientMetadata) || !Object.values(clientMetadata).every((v) => typeof v === 'string')) throw invalid('client_metadata', 'expected an object of string values', 'invalid_type');
+    fields.client_metadata = clientMetadata;
+  }
 
   const echo: ResponseEcho = {
     instructions: instructions ?? null, max_output_tokens: maxTokens ?? null, metadata: metadataOf(body.metadata),
     parallel_tool_calls: parallel ?? true, previous_response_id: previous ?? null,
-    reasoning: { effort: isObject(body.reasoning) && typeof body.reasoning.effort === 'string' ? body.reasoning.effort : null, summary: null },
+    reasoning: {
+      effort: isObject(body.reasoning) && typeof body.reasoning.effort === 'string' ? body.reasoning.effort : null,
+      summary: typeof fields.reasoning?.summary === 'string' ? fields.reasoning.summary : null,
+    },
     store, temperature: temperature ?? null, text: { format: formatEcho }, tool_choice: body.tool_choice ?? 'auto',
     tools: Array.isArray(body.tools) ? body.tools : [], top_p: topP ?? null, truncation: 'disabled', user: user ?? null,
   };
-  return { chat, input: converted.messages, paths, echo };
+  const carried = fields.reasoning || fields.text || fields.client_metadata || fields.tools;
+  return Object.assign({ chat, input: converted.messages, paths, echo }, carried ? { fields } : {});
 }

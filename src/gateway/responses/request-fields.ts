@@ -3,7 +3,7 @@ import { unsupported } from './wire-errors.js';
 /** Fields `POST /v1/responses` maps onto the router's request (or acts on itself: stream, store, continuation). */
 export const MAPPED_FIELDS: ReadonlySet<string> = new Set([
   'model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'text', 'reasoning', 'max_output_tokens',
-  'temperature', 'top_p', 'user', 'previous_response_id', 'store', 'stream', 'metadata',
+  'temperature', 'top_p', 'user', 'previous_response_id', 'store', 'stream', 'metadata', 'client_metadata',
 ]);
 
 /** OpenAI-only fields with no cross-provider meaning, passed verbatim to `openai` providers (every other provider ignores them). */
@@ -20,7 +20,7 @@ export const ACCEPTED_AS_DEFAULT: Readonly<Record<string, { accepts: (v: unknown
   },
   include: {
     accepts: (v) => Array.isArray(v) && v.every((x) => x === 'reasoning.encrypted_content'),
-    why: 'reasoning.encrypted_content only: the gateway returns no reasoning items (it keeps them for previous_response_id itself)',
+    why: 'reasoning.encrypted_content only: what a Responses target always returns (the gateway sends its reasoning items back verbatim, store: false or not)',
   },
   truncation: { accepts: (v) => v === 'disabled', why: 'disabled (the default) only: an input too long for a target fails, nothing is dropped from it' },
   background: { accepts: (v) => v === false, why: 'false only: every response is answered on its own request' },

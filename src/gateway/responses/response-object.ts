@@ -10,6 +10,8 @@ export interface ResponseMeta {
   /** The model that answered (the target's), as chat completions report it. */
   model: string;
   echo: ResponseEcho;
+  /** The names of the request's freeform (`custom`) tools: a call of one is a `custom_tool_call` item. */
+  custom?: ReadonlySet<string>;
 }
 
 /** A `message` output item: the answer's text as one `output_text` part. */
@@ -25,15 +27,26 @@ export function callItem(id: string, call: { id: string; name: string }, args: s
   return { type: 'function_call' as const, id, call_id: call.id, name: call.name, arguments: args, status };
 }
 
+/** A `custom_tool_call` output item: a freeform tool's call, its text (`input`) the one argument the router's call has. */
+export function customItem(id: string, call: { id: string; name: string }, input: string, status: 'in_progress' | 'completed') {
+  return { type: 'custom_tool_call' as const, id, call_id: call.id, name: call.name, input, status };
+}
+
+/** A freeform call's text: its `input` argument (what the target's call carried; a string, else its JSON). */
+export const inputOf = (call: ToolCall) => (typeof call.arguments.input === 'string' ? call.arguments.input : JSON.stringify(call.arguments));
+
 /** A tool call's arguments as the wire carries them: a JSON string. */
 export const argumentsOf = (call: ToolCall) => JSON.stringify(call.arguments);
 
-/** The output items of an answer: its text as a message (when there is any), then one item per tool call. */
-export function outputItems(result: ChatResult, responseId: string): unknown[] {
+/** The output items of an answer: its text as a message (when there is any), then one item per tool call (`custom_tool_call` for a freeform tool's). */
+export function outputItems(result: ChatResult, responseId: string, custom?: ReadonlySet<string>): unknown[] {
   const items: unknown[] = [];
   const done = result.finishReason === 'length' || result.finishReason === 'content_filter' ? 'incomplete' : 'completed';
   if (result.text !== '') items.push(messageItem(itemId(responseId, 'msg', 0), result.text, done));
-  result.toolCalls.forEach((call, i) => items.push(callItem(itemId(responseId, 'fc', i + 1), call, argumentsOf(call), 'completed')));
+  result.toolCalls.forEach((call, i) => {
+    const id = itemId(responseId, 'fc', i + 1);
+    items.push(custom?.has(call.name) ? customItem(id, call, inputOf(call), 'completed') : callItem(id, call, argumentsOf(call), 'completed'));
+  });
   return items;
 }
 
@@ -75,5 +88,5 @@ export function responseObject(
 
 /** The complete Response object of an answer. */
 export function completedResponse(meta: ResponseMeta, result: ChatResult, nowS: number) {
-  return responseObject(meta, statusOf(result.finishReason), outputItems(result, meta.id), responsesUsage(result.usage), nowS);
+  return responseObject(meta, statusOf(result.finishReason), outputItems(result, meta.id, meta.custom), responsesUsage(result.usage), nowS);
 }

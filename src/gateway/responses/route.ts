@@ -21,7 +21,7 @@ import { relayResponses } from './relay.js';
 import { relayEvents, type WireRelay } from '../relay-events.js';
 import { responsesFailure } from './failure.js';
 import { rawBodyOf } from '../raw-body.js';
-import { PassThrough, rawAnswerOf, startsRaw, withPassThrough } from '../../pass-through/seam.js';
+import { PassThrough, rawAnswerOf, startsRaw, withPassThrough, withResponsesFields } from '../../pass-through/seam.js';
 import { relayStream } from '../relay-stream.js';
 
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -67,7 +67,11 @@ export function responsesRoute(state: GatewayState, conversations: Conversations
     const wireParam = responsesParam(call.paths);
     // The caller's key rides along, so its own spend budget applies.
     const chat: ChatRequest = withCallerAbort(withCallerKey(Object.assign({}, call.chat, { chain, tenant }), context.caller), context.controller);
+    // Fields only the Responses API reads (reasoning.summary, text.verbosity, Codex's custom tools): Responses targets get them.
+    if (call.fields) withResponsesFields(chat, call.fields);
     const turn: Turn = { state, conversations, logger, tenant, call, meta: { id: newResponseId(), createdAt: nowS(), model: chain, echo: call.echo } };
+    const custom = call.fields?.tools?.filter((t) => (t as { type?: unknown }).type === 'custom').map((t) => (t as { name: string }).name);
+    if (custom && custom.length > 0) turn.meta.custom = new Set(custom);
     // Pass-through: a target on the Responses API gets the client's bytes when nothing needs mapping (src/decide/responses-pass-through.ts).
     const text = state.passThrough ? rawBodyOf(request) : undefined;
     if (text !== undefined) withPassThrough(chat, new PassThrough(text, params, 'responses'));

@@ -1,7 +1,7 @@
 import type { RelayEvent } from '../../calls/stream.js';
 import type { ChatResult, ToolCall } from '../../types.js';
 import { itemId } from './ids.js';
-import { argumentsOf, callItem, messageItem, responseObject, responsesUsage, statusOf, type ResponseMeta } from './response-object.js';
+import { argumentsOf, callItem, customItem, inputOf, messageItem, responseObject, responsesUsage, statusOf, type ResponseMeta } from './response-object.js';
 
 /** One server-sent event of a Responses stream: `type` is also its `event:` line. */
 export interface ResponsesEvent {
@@ -117,9 +117,12 @@ export class ResponsesEvents {
       const index = this.nextIndex();
       open = { index, id: itemId(this.meta.id, 'fc', index), call: { id: id ?? `call_${this.meta.id.slice(5, 29)}_${index}`, name: name ?? '' }, args: '', done: false };
       this.calls.set(ordinal, open);
-      out.push(this.ev('response.output_item.added', { output_index: index, item: callItem(open.id, open.call, '', 'in_progress') }));
+      const item = this.isCustom(open.call.name) ? customItem(open.id, open.call, '', 'in_progress') : callItem(open.id, open.call, '', 'in_progress');
+      out.push(this.ev('response.output_item.added', { output_index: index, item }));
     }
-    if (delta) {
+    // A freeform call's text is known once its arguments are whole (the router streams them as JSON): it goes at its end.
+    if (delta && this.isCustom(open.call.name)) open.args += delta;
+    else if (delta) {
       open.args += delta;
       out.push(this.ev('response.function_call_arguments.delta', { item_id: open.id, output_index: open.index, delta }));
     }
@@ -136,6 +139,14 @@ export class ResponsesEvents {
     }
     if (open.done) return out;
     open.done = true;
+    if (this.isCustom(call.name)) {
+      const input = inputOf(call);
+      const item = customItem(open.id, { id: call.id, name: call.name }, input, 'completed');
+      this.output[open.index] = item;
+      out.push(this.ev('response.custom_tool_call_input.done', { item_id: open.id, output_index: open.index, input }));
+      out.push(this.ev('response.output_item.done', { output_index: open.index, item }));
+      return out;
+    }
     if (!open.args) {
       open.args = argumentsOf(call);
       out.push(this.ev('response.function_call_arguments.delta', { item_id: open.id, output_index: open.index, delta: open.args }));
@@ -145,6 +156,10 @@ export class ResponsesEvents {
     out.push(this.ev('response.function_call_arguments.done', { item_id: open.id, output_index: open.index, name: call.name, arguments: open.args }));
     out.push(this.ev('response.output_item.done', { output_index: open.index, item }));
     return out;
+  }
+
+  private isCustom(name: string): boolean {
+    return this.meta.custom?.has(name) === true;
   }
 
   private nextIndex(): number {

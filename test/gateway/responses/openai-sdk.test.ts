@@ -179,7 +179,9 @@ describe.each(GATEWAY_PATHS)('POST /v1/responses with the openai SDK ($path)', (
     [{ conversation: 'conv_1' }, 'conversation', 'unsupported_parameter'],
     [{ tools: [{ type: 'web_search' }] }, 'tools[0].type', 'unsupported_parameter'],
     [{ truncation: 'auto' }, 'truncation', 'unsupported_parameter'],
-    [{ reasoning: { effort: 'low', summary: 'auto' } }, 'reasoning.summary', 'unsupported_parameter'],
+    // reasoning.summary is taken (issue 37: Codex sends it), at the values the Responses API has.
+    [{ reasoning: { effort: 'low', summary: 'verbose' } }, 'reasoning.summary', 'invalid_value'],
+    [{ reasoning: { effort: 'low', budget: 9 } }, 'reasoning.budget', 'unsupported_parameter'],
     [{ temperature: 'hot' }, 'temperature', 'invalid_type'],
     [{ max_output_tokens: -5 }, 'max_output_tokens', 'invalid_value'],
     [{ top_p: 3 }, 'top_p', 'invalid_value'],
