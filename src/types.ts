@@ -161,6 +161,10 @@ export interface Usage {
   cachedInputTokens?: number;
   /** Prompt tokens written to the provider's prompt cache (part of `inputTokens`). */
   cacheWriteTokens?: number;
+  /** Of `cacheWriteTokens`, written with a 5-minute lifetime, where the provider reports the split (Anthropic, Bedrock). */
+  cacheWrite5mTokens?: number;
+  /** Of `cacheWriteTokens`, written with a 1-hour lifetime, where the provider reports the split (Anthropic, Bedrock). */
+  cacheWrite1hTokens?: number;
   /** Output tokens spent on reasoning or thinking (part of `outputTokens`). */
   reasoningTokens?: number;
 }
