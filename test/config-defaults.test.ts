@@ -61,6 +61,8 @@ const DESCRIBED: Record<string, string> = {
   'gatewayKeySchema.chains': 'no list: every chain of the config',
   'spendSchema.alertAt': 'an empty list (DEFAULTS.spend.alertAt): no alerts',
   'configSchema.cachedInputPerMTok': "the same entry's inputPerMTok (no cache discount known)",
+  'configSchema.cacheWritePerMTok': "the same entry's inputPerMTok (no cache write surcharge known)",
+  'configSchema.cacheWrite1hPerMTok': "the same entry's cacheWritePerMTok (no 1-hour write price known)",
   'gatewaySchema.keys': 'an empty list (DEFAULTS.gateway.keys), written as "none"',
   'bedrockFields.region': "resolved by the AWS SDK's region chain (AWS_REGION, the profile), not by Switchyard",
   'gatewaySchema.shadowLog': 'no file: shadow events are only emitted (router.on and metrics)',

@@ -528,6 +528,10 @@ export const configSchema = z.object({
     outputPerMTok: z.number().finite().nonnegative(),
     /** Input read from the provider's prompt cache. @default inputPerMTok */
     cachedInputPerMTok: z.number().finite().nonnegative().optional(),
+    /** Input written to the prompt cache with a 5-minute lifetime (or one not reported). @default inputPerMTok */
+    cacheWritePerMTok: z.number().finite().nonnegative().optional(),
+    /** Input written to the prompt cache with a 1-hour lifetime. @default cacheWritePerMTok */
+    cacheWrite1hPerMTok: z.number().finite().nonnegative().optional(),
   }).strict()).default({}),
   /** `switchyard serve` and `createGateway`. */
   gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs, logRequests: DEFAULTS.gateway.logRequests, passThrough: DEFAULTS.gateway.passThrough, responses: { ...DEFAULTS.gateway.responses } })),
