@@ -46,6 +46,7 @@ const OPTIONAL_FIELDS: Record<string, string> = {
   'outlierSchema.ejectMs': 'outlier.ejectMs',
   'outlierSchema.maxEjectedPercent': 'outlier.maxEjectedPercent',
   'spendSchema.localShare': 'spend.localShare',
+  'promptCacheSchema.auto': 'promptCache.auto',
   'configSchema.keyPrefix': 'store.keyPrefix',
   'RedisStoreOptions.keyPrefix': 'store.keyPrefix',
   'RedisStoreOptions.timeoutMs': 'store.timeoutMs',
