@@ -3,6 +3,7 @@ import type { JSONSchema, ToolChoice } from '../../../src/types.js';
 import { bareSchema, strictObjectSchema } from '../../shared/json-schema.js';
 import type { ProviderRequest, ProviderTool } from '../../types.js';
 import { isReasoningModel } from '../parameters.js';
+import { promptCacheKey } from '../prompt-cache-key.js';
 import { openAIResponseFormat } from '../response-format.js';
 import { responsesInput } from './input.js';
 
@@ -37,7 +38,8 @@ function textFormat(request: ProviderRequest): { format?: OpenAI.Responses.Respo
  * The Responses API body for one request, stateless: the whole history every time, `store: false`,
  * and `reasoning.encrypted_content` included so a reasoning model's items can be replayed on the
  * next turn. Reasoning models get `reasoning.effort` and lose `temperature` / `top_p` (they reject
- * them). The Responses API has no `stop` or `seed`: both are dropped. `extraBody` is merged last.
+ * them). The Responses API has no `stop` or `seed`: both are dropped. Breakpoints become
+ * `prompt_cache_key` (../prompt-cache-key.ts). `extraBody` is merged last.
  */
 export function responsesBody(request: ProviderRequest, provider: string): ResponsesBody {
   const where = { provider, model: request.model };
@@ -62,6 +64,8 @@ export function responsesBody(request: ProviderRequest, provider: string): Respo
   if (request.topP !== undefined && !reasoning) body.top_p = request.topP;
   if (request.user !== undefined) body.user = request.user;
   if (request.reasoning && reasoning) body.reasoning = { effort: request.reasoning.effort };
+  const key = promptCacheKey(request);
+  if (key !== undefined) body.prompt_cache_key = key;
   return request.extraBody ? Object.assign({}, body, request.extraBody) : body;
 }
 
