@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { autoBreakpoints, hasBreakpoint } from '../../src/decide/auto-breakpoints.js';
-import type { Message } from '../../src/types.js';
+import type { CacheBreakpoint, Message } from '../../src/types.js';
 
-const tool = (name: string) => ({ name });
+type T = { name: string; cache?: CacheBreakpoint };
+const tool = (name: string): T => ({ name });
 
 describe('autoBreakpoints', () => {
   it('marks the last tool, the last non-empty system message and the last user or tool turn, copying only those', () => {
@@ -34,6 +35,6 @@ describe('autoBreakpoints', () => {
     const part: Message = { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b', cache: {} }] };
     expect(hasBreakpoint([part], undefined)).toBe(true);
     expect(autoBreakpoints([part], undefined)).toBeUndefined();
-    expect(hasBreakpoint([{ role: 'user', content: 'hi' }], [{ name: 'a' }])).toBe(false);
+    expect(hasBreakpoint([{ role: 'user', content: 'hi' }], [tool('a')])).toBe(false);
   });
 });
