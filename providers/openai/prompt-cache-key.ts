@@ -15,7 +15,15 @@ function upToMark(m: Message): unknown {
   return at < 0 ? m : Object.assign({}, m, { content: m.content.slice(0, at + 1) });
 }
 
-const marked = (m: Message) => !!m.cache || (m.role === 'user' && typeof m.content !== 'string' && m.content.some((p) => p.cache));
+/** Whether a message or one of its parts carries a breakpoint (a loop: this runs on every mapped request). */
+function marked(m: Message): boolean {
+  if (m.cache) return true;
+  if (m.role !== 'user' || typeof m.content === 'string') return false;
+  for (const part of m.content) if (part.cache) return true;
+  return false;
+}
+
+const NO_TOOLS: readonly ProviderTool[] = [];
 
 /**
  * The prompt up to its first breakpoint that is not in the last message: the part a caller marked
@@ -24,9 +32,8 @@ const marked = (m: Message) => !!m.cache || (m.role === 'user' && typeof m.conte
  * machines: such a request gets no key, as one without breakpoints.
  */
 function stablePrefix(request: Pick<ProviderRequest, 'messages' | 'tools'>): Prefix | undefined {
-  const tools = request.tools ?? [];
-  const tool = tools.findIndex((t) => t.cache);
-  if (tool >= 0) return { tools: tools.slice(0, tool + 1), messages: [] };
+  const tools = request.tools ?? NO_TOOLS;
+  for (let i = 0; i < tools.length; i++) if (tools[i]!.cache) return { tools: tools.slice(0, i + 1), messages: [] };
   const last = request.messages.length - 1;
   for (let i = 0; i < last; i++) {
     const m = request.messages[i]!;
