@@ -23,8 +23,9 @@ export type SchemaInput = JSONSchema | ZodType;
  * A prompt-cache breakpoint: the provider may cache the prompt up to and including what carries it
  * (a content part, a message, a tool). Anthropic targets send it as `cache_control: {type:
  * 'ephemeral', ttl}` on that block (on a message, on its last block); Bedrock targets as a
- * `cachePoint` block after it, on models with prompt caching. Providers that cache prompts on their
- * own (OpenAI, Gemini) ignore it.
+ * `cachePoint` block after it, on models with prompt caching. OpenAI caches on its own: the prefix
+ * up to the first breakpoint outside the last message becomes its `prompt_cache_key`. Gemini caches
+ * implicitly and ignores it (docs/prompt-caching.md).
  */
 export interface CacheBreakpoint {
   /** The cache lifetime (Anthropic `ttl`, Bedrock `cachePoint.ttl`). @default '5m' */
@@ -168,6 +169,10 @@ export interface Usage {
   cachedInputTokens?: number;
   /** Prompt tokens written to the provider's prompt cache (part of `inputTokens`). */
   cacheWriteTokens?: number;
+  /** Of `cacheWriteTokens`, written with a 5-minute lifetime, where the provider reports the split (Anthropic, Bedrock). */
+  cacheWrite5mTokens?: number;
+  /** Of `cacheWriteTokens`, written with a 1-hour lifetime, where the provider reports the split (Anthropic, Bedrock). */
+  cacheWrite1hTokens?: number;
   /** Output tokens spent on reasoning or thinking (part of `outputTokens`). */
   reasoningTokens?: number;
 }

@@ -61,6 +61,14 @@ describe('anthropic answers with tool calls, through the real SDK', () => {
     }) });
     expect((await anthropic().chat(ask, signal())).usage).toEqual({ inputTokens: 1250, outputTokens: 61, cachedInputTokens: 1000, cacheWriteTokens: 200, reasoningTokens: 30 });
   });
+
+  it('reports 5-minute and 1-hour cache writes apart, from cache_creation', async () => {
+    upstream.script(ANTHROPIC_PATH, { status: 200, body: anthropicToolMessage(undefined, 'tool_use', {
+      input_tokens: 50, cache_read_input_tokens: 0, cache_creation_input_tokens: 1500, output_tokens: 61,
+      cache_creation: { ephemeral_5m_input_tokens: 500, ephemeral_1h_input_tokens: 1000 },
+    }) });
+    expect((await anthropic().chat(ask, signal())).usage).toEqual({ inputTokens: 1550, outputTokens: 61, cacheWriteTokens: 1500, cacheWrite5mTokens: 500, cacheWrite1hTokens: 1000 });
+  });
 });
 
 describe('anthropic streams with tool calls, through the real SDK', () => {
@@ -156,6 +164,18 @@ describe('anthropic streams with tool calls, through the real SDK', () => {
     ] });
     const { events } = await drain(anthropic(), ask);
     expect(events.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop', usage: { inputTokens: 1100, outputTokens: 9, cachedInputTokens: 1000, cacheWriteTokens: 60 } });
+  });
+
+  it('streams the split of cache writes from message_start, kept past message_delta', async () => {
+    upstream.script(ANTHROPIC_PATH, { sse: [
+      anthropicMessageStart({ input_tokens: 40, cache_creation_input_tokens: 300, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 200 }, output_tokens: 1 }),
+      anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+      anthropicEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }),
+      anthropicEvent({ type: 'content_block_stop', index: 0 }),
+      ...anthropicSseEnd('end_turn', { input_tokens: 40, cache_read_input_tokens: 0, cache_creation_input_tokens: 300, output_tokens: 9 }),
+    ] });
+    const { events } = await drain(anthropic(), ask);
+    expect(events.at(-1)).toMatchObject({ type: 'finish', usage: { inputTokens: 340, outputTokens: 9, cacheWriteTokens: 300, cacheWrite5mTokens: 100, cacheWrite1hTokens: 200 } });
   });
 
   it('throws on a stream cut mid-arguments, never ending the call', async () => {

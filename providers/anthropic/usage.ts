@@ -5,6 +5,8 @@ export interface AnthropicUsageCounters {
   input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** The writes by lifetime (`Usage.cache_creation` in the SDK types; a `message_delta` has none). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
   output_tokens?: number | null;
   output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
@@ -12,7 +14,9 @@ export interface AnthropicUsageCounters {
 /**
  * Anthropic usage, normalised: its `input_tokens` is only the uncached remainder, so the input total
  * is input + cache writes + cache reads (what OpenAI's `prompt_tokens` means). Cache reads, writes
- * and thinking tokens are added when more than zero. Undefined when the counters lack the input or
+ * and thinking tokens are added when more than zero; the writes' split by lifetime (`cache_creation`:
+ * `ephemeral_5m_input_tokens`, `ephemeral_1h_input_tokens`) is added, both parts, when it reports
+ * any (a split of zeros beside a write says nothing, and is left out). Undefined when the counters lack the input or
  * the output count (a stream whose `message_start` or `message_delta` carried none): unknown, never
  * a count made up as 0.
  */
@@ -22,7 +26,15 @@ export function anthropicUsage(usage: AnthropicUsageCounters | null | undefined)
   const written = usage.cache_creation_input_tokens ?? 0;
   const out: Usage = { inputTokens: usage.input_tokens + written + read, outputTokens: usage.output_tokens };
   if (read) out.cachedInputTokens = read;
-  if (written) out.cacheWriteTokens = written;
+  if (written) {
+    out.cacheWriteTokens = written;
+    const m5 = usage.cache_creation?.ephemeral_5m_input_tokens ?? 0;
+    const h1 = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
+    if (m5 + h1 > 0) {
+      out.cacheWrite5mTokens = m5;
+      out.cacheWrite1hTokens = h1;
+    }
+  }
   const thinking = usage.output_tokens_details?.thinking_tokens;
   if (thinking) out.reasoningTokens = thinking;
   return out;
@@ -39,5 +51,6 @@ export function mergeUsageCounters(current: AnthropicUsageCounters, delta: Anthr
     if (typeof delta[key] === 'number') next[key] = delta[key];
   }
   if (delta.output_tokens_details) next.output_tokens_details = delta.output_tokens_details;
+  if (delta.cache_creation) next.cache_creation = delta.cache_creation;
   return next;
 }

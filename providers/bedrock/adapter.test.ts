@@ -78,6 +78,17 @@ describe('bedrock adapter', () => {
     await expect.poll(() => up.sockets.size).toBe(0);
   });
 
+  it('reports 5-minute and 1-hour cache writes apart, from cacheDetails', async () => {
+    const up = await server(() => ({ body: converseBody([{ text: 'hi' }], 'end_turn', {
+      inputTokens: 10, outputTokens: 5, totalTokens: 1015, cacheWriteInputTokens: 1000,
+      cacheDetails: [{ ttl: '1h', inputTokens: 600 }, { ttl: '5m', inputTokens: 400 }],
+    }) }));
+    const adapter = adapterFor('aws', { type: 'bedrock', region: 'us-east-1', baseURL: up.url });
+    const res = await adapter.chat({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, {});
+    expect(res.usage).toEqual({ inputTokens: 1010, outputTokens: 5, cacheWriteTokens: 1000, cacheWrite5mTokens: 400, cacheWrite1hTokens: 600 });
+    await adapter.close();
+  });
+
   it('reads usage with cache reads and writes as total input, and says which traits the router needs', async () => {
     const up = await server(() => ({ body: converseBody([{ text: 'hi' }], 'max_tokens', { inputTokens: 10, outputTokens: 5, totalTokens: 315, cacheReadInputTokens: 200, cacheWriteInputTokens: 100 }) }));
     const adapter = adapterFor('aws', { type: 'bedrock', region: 'us-east-1', baseURL: up.url });

@@ -10,7 +10,8 @@ const FINISH: Readonly<Record<string, FinishReason>> = {
  * Converse usage, normalised: its `inputTokens` counts only the prompt neither read from nor written
  * to the cache (the prompt-caching guide: total input = inputTokens + cacheReadInputTokens +
  * cacheWriteInputTokens), so the input total adds both back; reads and writes are reported when above
- * zero. Undefined when the input or the output count is missing (a stream whose `metadata` never
+ * zero, and the writes' split by lifetime when `cacheDetails` reports it (`CacheDetail {ttl: '5m' |
+ * '1h', inputTokens}`, in @aws-sdk/client-bedrock-runtime's TokenUsage): both parts. Undefined when the input or the output count is missing (a stream whose `metadata` never
  * came): unknown, never a count made up as 0.
  */
 export function converseUsage(usage: TokenUsage | undefined): Usage | undefined {
@@ -20,6 +21,18 @@ export function converseUsage(usage: TokenUsage | undefined): Usage | undefined 
   const out: Usage = { inputTokens: usage.inputTokens + read + written, outputTokens: usage.outputTokens };
   if (read) out.cachedInputTokens = read;
   if (written) out.cacheWriteTokens = written;
+  if (written && usage.cacheDetails && usage.cacheDetails.length > 0) {
+    let m5 = 0;
+    let h1 = 0;
+    for (const detail of usage.cacheDetails) {
+      if (detail.ttl === '1h') h1 += detail.inputTokens ?? 0;
+      else if (detail.ttl === '5m') m5 += detail.inputTokens ?? 0;
+    }
+    if (m5 + h1 > 0) {
+      out.cacheWrite5mTokens = m5;
+      out.cacheWrite1hTokens = h1;
+    }
+  }
   return out;
 }
 

@@ -2,13 +2,15 @@ import type OpenAI from 'openai';
 import type { ProviderRequest } from '../types.js';
 import { openAIMessages } from './messages.js';
 import { isReasoningModel, openAIMaxTokens, openAIParameters } from './parameters.js';
+import { promptCacheKey } from './prompt-cache-key.js';
 import { openAIResponseFormat } from './response-format.js';
 import { openAITools } from './tools.js';
 
 /**
  * The Chat Completions body for one request: messages, tools, `response_format` and parameters,
  * each mapped in its own module; `openai-compatible` servers (vLLM, Ollama) take `max_tokens` and
- * `system` for `developer`. The request's `extraBody` is merged last, verbatim, so it wins.
+ * `system` for `developer`. Breakpoints become `prompt_cache_key` on OpenAI itself. The request's
+ * `extraBody` is merged last, verbatim, so it wins.
  */
 export function openAIBody(request: ProviderRequest, compatible: boolean, provider = compatible ? 'openai-compatible' : 'openai'): OpenAI.ChatCompletionCreateParamsNonStreaming {
   if (isPlainText(request, compatible)) return plainBody(request, compatible);
@@ -23,6 +25,9 @@ export function openAIBody(request: ProviderRequest, compatible: boolean, provid
     ...(response_format ? { response_format } : {}),
     ...openAIParameters(request, compatible),
   };
+  // Cache breakpoints become OpenAI's routing key (prompt-cache-key.ts); compatible servers may refuse the field.
+  const key = compatible ? undefined : promptCacheKey(request);
+  if (key !== undefined) body.prompt_cache_key = key;
   return request.extraBody ? Object.assign({}, body, request.extraBody) : body;
 }
 

@@ -24,7 +24,7 @@ export const THROTTLED = {
 };
 
 /** A Converse answer: content blocks, the stop reason and usage. */
-export function converseBody(content: unknown[], stopReason = 'end_turn', usage: Record<string, number> = { inputTokens: 25, outputTokens: 9, totalTokens: 34 }) {
+export function converseBody(content: unknown[], stopReason = 'end_turn', usage: Record<string, unknown> = { inputTokens: 25, outputTokens: 9, totalTokens: 34 }) {
   return { output: { message: { role: 'assistant', content } }, stopReason, usage, metrics: { latencyMs: 412 } };
 }
 

@@ -1,5 +1,6 @@
 import type { ProviderRequest, ProviderResponseFormat, ProviderTool } from '../../providers/types.js';
 import type { TargetRuntime } from '../policy/state/target-runtime.js';
+import { autoBreakpoints } from '../decide/auto-breakpoints.js';
 import { passThroughSend } from '../decide/pass-through-send.js';
 import { keptHistory } from '../decide/reasoning-replay.js';
 import { thinkingPlan } from '../decide/thinking-budget.js';
@@ -34,6 +35,13 @@ function extraBody(request: ChatRequest, target: TargetRuntime): Record<string, 
   return Object.assign({}, byType, byName);
 }
 
+/**
+ * Provider types `promptCache.auto` places breakpoints for: those that cache by breakpoints
+ * (Anthropic `cache_control`, Bedrock `cachePoint`) and OpenAI, whose `prompt_cache_key` is made
+ * from them (docs/prompt-caching.md). Gemini caches implicitly; OpenAI-compatible servers get none.
+ */
+const AUTO_CACHE_TYPES: ReadonlySet<string> = new Set(['anthropic', 'bedrock', 'openai']);
+
 /** The request one target is sent: the call's request with the chain step's own defaults, schemas as JSON Schema. */
 export function providerRequest(request: ChatRequest, target: TargetRuntime): ProviderRequest {
   const out: ProviderRequest = {
@@ -64,8 +72,19 @@ export function providerRequest(request: ChatRequest, target: TargetRuntime): Pr
   if (beta !== undefined && (target.provider.type === 'anthropic' || target.provider.type === 'bedrock')) out.anthropicBeta = beta;
   const fields = responsesFieldsOf(request);
   if (fields) out.responsesFields = fields;
-  // Pass-through (the gateway's seam): the client's bytes when this target takes them as they are.
-  const pass = passThroughOf(request);
+  // promptCache.auto: breakpoints where Anthropic recommends them, on a call that set none.
+  let placed = false;
+  if (target.target.promptCacheAuto && AUTO_CACHE_TYPES.has(target.provider.type)) {
+    const auto = autoBreakpoints(out.messages, out.tools);
+    if (auto) {
+      placed = true;
+      out.messages = auto.messages;
+      if (auto.tools) out.tools = auto.tools;
+    }
+  }
+  // Pass-through (the gateway's seam): the client's bytes when this target takes them as they are;
+  // never when auto breakpoints were placed for a target that caches by them (bytes cannot carry them).
+  const pass = placed && target.provider.type !== 'openai' ? undefined : passThroughOf(request);
   if (pass && target.adapter.rawTarget) {
     const raw = passThroughSend(pass, target.adapter.rawTarget(out.model), { maxTokens: out.thinking && out.maxTokens !== undefined ? out.maxTokens + out.thinking.addTokens : out.maxTokens, temperature: out.temperature, extraBody: extra }, request.chain ?? 'default', out.model);
     if (raw !== undefined) {

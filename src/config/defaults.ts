@@ -63,6 +63,8 @@ export const DEFAULTS = Object.freeze({
   outlier: Object.freeze({ consecutiveFailures: 5, successRateBelow: 0.8, latencyAboveMedianX: 3, ejectMs: 30_000, maxEjectedPercent: 50 }),
   hedge: Object.freeze({ maxExtraPercent: 5 }),
   shadow: Object.freeze({ maxInFlight: 4 }),
+  /** `promptCache` on a chain or step left unset: no breakpoints placed for the caller. */
+  promptCache: Object.freeze({ auto: false }),
   tenant: Object.freeze({ share: 1 }),
   /** Spend budgets (`tenants.<name>.spend`, `gateway.keys[].spend`): no alerts, the whole remainder while Redis is down. */
   spend: Object.freeze({ alertAt: Object.freeze([]) as readonly number[], localShare: 1 }),

@@ -25,6 +25,8 @@ export interface Target {
   pool?: PoolOf;
   /** Set on the members of a pool step with `outlier`: its settings, the unset ones at their defaults. */
   outlier?: OutlierPolicy;
+  /** `promptCache.auto` of the step, else of the chain: place Anthropic's recommended breakpoints on calls that set none. */
+  promptCacheAuto?: true;
 }
 
 /** A provider's config plus the API key read from its `apiKeyEnv` (never logged). */
@@ -134,8 +136,8 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
     providers[name] = withHiddenKeys({ ...provider, name }, provider.apiKey, resolvedApiKey);
   }
 
-  type Step = string | { provider: string; model: string; maxTokens?: number; temperature?: number; maxAttempts?: number; budgetPercent?: number };
-  const target = (step: Step, path: string, pool?: Target['pool']): Target => {
+  type Step = string | { provider: string; model: string; maxTokens?: number; temperature?: number; maxAttempts?: number; budgetPercent?: number; promptCache?: { auto?: boolean } };
+  const target = (step: Step, path: string, pool?: Target['pool'], chainCache?: { auto?: boolean }): Target => {
     const ref = typeof step === 'string' ? splitTarget(step) : step;
     if (!Object.hasOwn(providers, ref.provider)) {
       problems.push(`${path}: unknown provider "${ref.provider}" (declared: ${Object.keys(providers).join(', ')})`);
@@ -147,6 +149,7 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
       budgetPercent: options.budgetPercent ?? config.retry.budgetPercent,
     };
     if (pool) out.pool = pool;
+    if ((options.promptCache ?? chainCache)?.auto === true) out.promptCacheAuto = true;
     return out;
   };
   const chains: Record<string, Target[]> = {};
@@ -156,10 +159,11 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
     const steps = Array.isArray(chain) ? chain : chain.steps;
     const base = Array.isArray(chain) ? `chains.${chainName}` : `chains.${chainName}.steps`;
     if (!Array.isArray(chain) && chain.hedge) hedges[chainName] = chain.hedge;
+    const chainCache = Array.isArray(chain) ? undefined : chain.promptCache;
     chains[chainName] = steps.flatMap((step, i) => {
       if (typeof step === 'object' && 'pool' in step) {
         const pool = poolOf(`${chainName}[${i}]`, step, `${base}[${i}]`, problems);
-        const members = step.pool.map((member, j) => target(member, `${base}[${i}].pool[${j}]`, pool));
+        const members = step.pool.map((member, j) => target(member, `${base}[${i}].pool[${j}]`, pool, chainCache));
         if (step.outlier) {
           const o = step.outlier;
           const d = DEFAULTS.outlier;
@@ -171,7 +175,7 @@ export function resolveConfig(input: unknown, env: NodeJS.ProcessEnv = process.e
         }
         return members;
       }
-      return [target(step, `${base}[${i}]`)];
+      return [target(step, `${base}[${i}]`, undefined, chainCache)];
     });
     if (!Array.isArray(chain) && chain.shadow) {
       const { targets, ...rest } = chain.shadow;

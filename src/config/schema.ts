@@ -260,6 +260,17 @@ export const providerSchema = z.discriminatedUnion('type', [
   }).strict(),
 ]);
 
+/**
+ * Prompt caching (docs/prompt-caching.md): `auto` places cache breakpoints the way Anthropic
+ * recommends (the last tool, the system prompt, the last user turn) on a call that set none, for
+ * targets that cache by breakpoints (Anthropic, Bedrock models with prompt caching) and for OpenAI's
+ * `prompt_cache_key`.
+ */
+export const promptCacheSchema = z.object({
+  /** Place breakpoints on calls that set none. @default false */
+  auto: z.boolean().optional(),
+}).strict();
+
 const targetObject = z.object({
   /** A provider's name in `providers`. */
   provider: z.string().min(1),
@@ -273,6 +284,8 @@ const targetObject = z.object({
   maxAttempts: positiveInt.optional(),
   /** This target's retry budget (overrides `retry.budgetPercent`). */
   budgetPercent: z.number().min(0).max(1000).optional(),
+  /** Prompt caching for calls through this target (overrides the chain's `promptCache`). */
+  promptCache: promptCacheSchema.optional(),
 }).strict();
 
 const targetString = z.string().regex(/^[^:]+:.+$/, { message: "expected 'provider:model'" });
@@ -359,12 +372,12 @@ export const shadowSchema = z.object({
 }).strict();
 
 /**
- * One chain: its steps, tried in order, or `{ steps, hedge, shadow }`. A step is `'provider:model'` (split at the first colon:
+ * One chain: its steps, tried in order, or `{ steps, hedge, shadow, promptCache }` (a step's `promptCache` wins over the chain's). A step is `'provider:model'` (split at the first colon:
  * `local:llama3:8b`), a target object, or a pool.
  */
 export const chainSchema = z.union([
   chainSteps,
-  z.object({ steps: chainSteps, hedge: hedgeSchema.optional(), shadow: shadowSchema.optional() }).strict(),
+  z.object({ steps: chainSteps, hedge: hedgeSchema.optional(), shadow: shadowSchema.optional(), promptCache: promptCacheSchema.optional() }).strict(),
 ]);
 
 export const retrySchema = z.object({
@@ -528,6 +541,10 @@ export const configSchema = z.object({
     outputPerMTok: z.number().finite().nonnegative(),
     /** Input read from the provider's prompt cache. @default inputPerMTok */
     cachedInputPerMTok: z.number().finite().nonnegative().optional(),
+    /** Input written to the prompt cache with a 5-minute lifetime (or one not reported). @default inputPerMTok */
+    cacheWritePerMTok: z.number().finite().nonnegative().optional(),
+    /** Input written to the prompt cache with a 1-hour lifetime. @default cacheWritePerMTok */
+    cacheWrite1hPerMTok: z.number().finite().nonnegative().optional(),
   }).strict()).default({}),
   /** `switchyard serve` and `createGateway`. */
   gateway: gatewaySchema.default(() => ({ keys: [...DEFAULTS.gateway.keys], bodyLimitBytes: DEFAULTS.gateway.bodyLimitBytes, drainMs: DEFAULTS.gateway.drainMs, logRequests: DEFAULTS.gateway.logRequests, passThrough: DEFAULTS.gateway.passThrough, responses: { ...DEFAULTS.gateway.responses } })),

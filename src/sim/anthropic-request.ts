@@ -4,6 +4,7 @@ import type { ContentPart, Message, ToolCall, ToolChoice, ToolMessage } from '..
 import { decodeBase64, IMAGE_MEDIA_TYPES, isHttpUrl, sniffImage } from './data-url.js';
 import { textOf, type SimError, type SimRequest } from './sim-request.js';
 import { signatureMatches } from './thinking.js';
+import { anthropicCachePoints } from './cache-points.js';
 
 // Messages follow ../shared/reference/provider-wire-formats.md §2 and -wave2.md §1.3, §3.2, §4.3, §5.1.
 // Those the reference quotes are the real ones; the rest are marked synthetic in src/sim/README-additions.md.
@@ -234,6 +235,9 @@ export function parseAnthropicMessages(raw: string, headers: IncomingHttpHeaders
   const effort = isObject(json.output_config) && typeof json.output_config.effort === 'string' ? json.output_config.effort : 'high';
   const systemText = textOf(json.system);
   const messages = turns.flatMap((t) => t.messages);
+  const cachePoints = anthropicCachePoints(json, turns.map((t) => t.messages.length), systemText !== '');
+  // The API's 400 as users report it (the prompt-caching guide: at most 4 breakpoints, the top-level one included).
+  if (cachePoints.length > 4) return invalid(`A maximum of 4 blocks with cache_control may be provided. Found ${cachePoints.length}.`);
   return {
     model: json.model,
     messages: systemText ? [{ role: 'system', content: systemText }, ...messages] : messages,
@@ -245,5 +249,6 @@ export function parseAnthropicMessages(raw: string, headers: IncomingHttpHeaders
     ...(choice.parallel === false ? { parallelToolCalls: false } : {}),
     ...(isObject(format) ? { responseFormat: { type: 'json_schema' as const, schema: isObject(format.schema) ? format.schema : {} } } : {}),
     ...(thinkingOn ? { reasoning: { effort }, thinking: { display: json.thinking.display === 'omitted' ? 'omitted' as const : 'summarized' as const } } : {}),
+    ...(cachePoints.length ? { cachePoints } : {}),
   };
 }

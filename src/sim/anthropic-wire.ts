@@ -85,6 +85,11 @@ function inputUsage(answer: SimAnswer) {
   };
 }
 
+/** The writes by lifetime (`usage.cache_creation`, on a message and on `message_start`'s). */
+const cacheCreation = (answer: SimAnswer) => ({
+  ephemeral_5m_input_tokens: answer.cacheWriteTokens - answer.cacheWrite1hTokens, ephemeral_1h_input_tokens: answer.cacheWrite1hTokens,
+});
+
 /** The thinking block, when the request turned thinking on: its shown text ('' when omitted) and signature. */
 function thinkingOf(request: SimRequest): { shown: string; signature: string } | undefined {
   if (!request.thinking) return undefined;
@@ -135,7 +140,7 @@ export const anthropicWire: Wire = {
       stop_sequence: null,
       usage: {
         ...inputUsage(answer),
-        cache_creation: { ephemeral_5m_input_tokens: answer.cacheWriteTokens, ephemeral_1h_input_tokens: 0 },
+        cache_creation: cacheCreation(answer),
         output_tokens: answer.outputTokens,
         ...(thinking ? { output_tokens_details: { thinking_tokens: answer.reasoningTokens } } : {}),
         service_tier: 'standard',
@@ -145,7 +150,7 @@ export const anthropicWire: Wire = {
   stream(request, answer, ids) {
     const message = {
       id: ids.id, type: 'message', role: 'assistant', content: [], model: request.model, stop_reason: null, stop_sequence: null,
-      usage: { ...inputUsage(answer), output_tokens: 1, service_tier: 'standard' },
+      usage: { ...inputUsage(answer), cache_creation: cacheCreation(answer), output_tokens: 1, service_tier: 'standard' },
     };
     const thinking = thinkingOf(request);
     const head = [sseFrame({ type: 'message_start', message }, 'message_start')];

@@ -1,3 +1,4 @@
+import { converseCachePoints } from './cache-points.js';
 import type { AnswerTool } from '../../providers/shared/answers/index.js';
 import type { ContentPart, Message, ToolCall, ToolChoice } from '../types.js';
 import { decodeBase64, sniffImage } from './data-url.js';
@@ -101,7 +102,7 @@ function turnOf(m: any, i: number, hasToolConfig: boolean, claude: boolean): Tur
       const refused = reasoningRefusal(block, path, role, claude);
       if (refused) return refused;
     }
-    // cachePoint, guardContent and the rest are accepted and not modelled.
+    // cachePoint is read by cache-points.ts; guardContent and the rest are accepted and not modelled.
   }
   if (role === 'user') {
     if (parts.length) turn.messages.push({ role: 'user', content: parts });
@@ -177,6 +178,7 @@ export function parseConverse(raw: string, route: BedrockRoute): SimRequest | Si
   const thinkingOn = thinking?.type === 'enabled' || thinking?.type === 'adaptive';
   const effort = isObject(json.outputConfig) && typeof json.outputConfig.effort === 'string' ? json.outputConfig.effort : 'high';
   const messages = turns.flatMap((t) => t.messages);
+  const cachePoints = converseCachePoints(json, turns.map((t) => t.messages.length), system !== '');
   return {
     model: route.model,
     messages: system ? [{ role: 'system', content: system }, ...messages] : messages,
@@ -187,5 +189,6 @@ export function parseConverse(raw: string, route: BedrockRoute): SimRequest | Si
     ...(toolList.choice ? { toolChoice: toolList.choice } : {}),
     ...(format ? { responseFormat: format } : {}),
     ...(thinkingOn ? { reasoning: { effort }, thinking: { display: 'summarized' as const } } : {}),
+    ...(cachePoints.length ? { cachePoints } : {}),
   };
 }

@@ -62,8 +62,16 @@ function usage(answer: SimAnswer) {
   return {
     inputTokens: input, outputTokens: answer.outputTokens, totalTokens: answer.inputTokens + answer.outputTokens,
     ...(answer.cachedInputTokens ? { cacheReadInputTokens: answer.cachedInputTokens } : {}),
-    ...(answer.cacheWriteTokens ? { cacheWriteInputTokens: answer.cacheWriteTokens } : {}),
+    ...(answer.cacheWriteTokens ? { cacheWriteInputTokens: answer.cacheWriteTokens, cacheDetails: cacheDetails(answer) } : {}),
   };
+}
+
+/** The writes by ttl, 1h before 5m, only those above zero (TokenUsage.cacheDetails in the SDK types). */
+function cacheDetails(answer: SimAnswer) {
+  const out: Array<{ ttl: '5m' | '1h'; inputTokens: number }> = [];
+  if (answer.cacheWrite1hTokens) out.push({ ttl: '1h', inputTokens: answer.cacheWrite1hTokens });
+  if (answer.cacheWriteTokens > answer.cacheWrite1hTokens) out.push({ ttl: '5m', inputTokens: answer.cacheWriteTokens - answer.cacheWrite1hTokens });
+  return out;
 }
 
 /** Bedrock's tool-use ids: `tooluse_` and 22 base62 characters. */

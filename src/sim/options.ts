@@ -102,6 +102,18 @@ export const promptCacheSchema = z.object({
   minTokens: z.number().int().nonnegative().optional(),
 }).strict().refine((c) => c.readShare + (c.writeShare ?? 0) <= 1, { message: 'readShare + writeShare must be at most 1', path: ['writeShare'] });
 
+/**
+ * A prompt cache that works like the provider's (src/sim/prefix-cache.ts): Anthropic and Bedrock
+ * cache the prefix up to each breakpoint for its ttl; OpenAI and Gemini cache every prompt's prefixes
+ * on their own. A second identical request within the lifetime reads what the first wrote.
+ */
+export const prefixCacheSchema = z.object({
+  /** Prefixes shorter than this are never cached (OpenAI's minimum, and Anthropic's for Sonnet). @default 1024 */
+  minTokens: positiveInt.optional(),
+  /** OpenAI and Gemini: how long a cached prefix lives without use (breakpoints carry their own ttl). @default 300000 */
+  ttlMs: positiveInt.optional(),
+}).strict();
+
 /** How long answers take: all zero by default, so tests run fast; benchmarks set them. */
 export const latencySchema = z.object({
   /** Before the first byte of every answer. @default 0 */
@@ -136,7 +148,9 @@ export const simProviderSchema = z.object({
   contextTokens: positiveInt.optional(),
   /** Report part of every prompt as served by the prompt cache. @default none */
   promptCache: promptCacheSchema.optional(),
-}).strict().refine((p) => p.type === 'anthropic' || (p.limits?.itpm === undefined && p.limits?.otpm === undefined), {
+  /** Cache prompts as the provider does, by prefix, on the simulator's clock (not with `promptCache`). @default none */
+  prefixCache: prefixCacheSchema.optional(),
+}).strict().refine((p) => !(p.promptCache && p.prefixCache), { message: 'promptCache (fixed shares) and prefixCache (real prefixes) exclude each other', path: ['prefixCache'] }).refine((p) => p.type === 'anthropic' || (p.limits?.itpm === undefined && p.limits?.otpm === undefined), {
   message: 'itpm and otpm are Anthropic limits (an openai provider has rpm and tpm)', path: ['limits'],
 });
 
@@ -209,6 +223,8 @@ export const PROVIDER_DEFAULTS = Object.freeze({
   contextTokens: { openai: 128_000, anthropic: 200_000, gemini: 1_048_576, bedrock: 200_000 },
   slowFirstByteMs: 2_000,
   afterChunks: 1,
+  /** `prefixCache`: OpenAI's caching minimum, and how long OpenAI keeps an unused prefix (5 to 10 minutes). */
+  prefixCache: Object.freeze({ minTokens: 1_024, ttlMs: 300_000 }),
   rateLimitRetryAfterMs: 1_000,
   /** OpenAI's ceiling on inputs in one embeddings request. */
   maxEmbeddingInputs: 2_048,

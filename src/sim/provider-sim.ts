@@ -14,6 +14,7 @@ import { RateLimiter, type LimitSnapshot } from './rate-limiter.js';
 import { sendCutJson, sendJson, sendStream } from './responder.js';
 import { ResponseScope, type SimSleep } from './response-scope.js';
 import { answerFor, inputTokensOf, isSimError, type CacheSplit, type SimError } from './sim-request.js';
+import { PrefixCache } from './prefix-cache.js';
 import { bump, type ProviderStats } from './stats.js';
 import type { AnswerIds, PathRoute, Wire, WireContext } from './wire.js';
 
@@ -88,6 +89,7 @@ export class ProviderSim {
   private readonly fingerprint: string;
   private readonly rpm: Record<Endpoint, number>;
   private readonly cache: CacheSplit | undefined;
+  private readonly prefixCache: PrefixCache | undefined;
 
   constructor(private readonly deps: ProviderSimDeps) {
     const { name, options, seed } = deps;
@@ -116,6 +118,9 @@ export class ProviderSim {
     };
     const cache = options.promptCache;
     this.cache = cache ? { readShare: cache.readShare, writeShare: cache.writeShare ?? 0, minTokens: cache.minTokens ?? 0 } : undefined;
+    const prefix = options.prefixCache;
+    const d = PROVIDER_DEFAULTS.prefixCache;
+    this.prefixCache = prefix ? new PrefixCache({ type: options.type, minTokens: prefix.minTokens ?? d.minTokens, ttlMs: prefix.ttlMs ?? d.ttlMs }) : undefined;
   }
 
   get type(): Wire['type'] {
@@ -199,6 +204,12 @@ export class ProviderSim {
     const u = this.faultRandom.chat();
     const rule = pickFault(options.faults ?? [], { n: x.n, elapsedMs: x.nowMs - this.deps.startedAtMs, model: request.model, stream: request.stream, endpoint: 'chat' }, u);
     const answer = answerFor(request, { invalidJson: rule?.fault === 'invalid_json', textBeforeToolCalls: wire.textBeforeToolCalls(request), cache: this.cache });
+    const cacheUse = this.prefixCache?.plan(request, x.nowMs);
+    if (cacheUse) {
+      answer.cachedInputTokens = cacheUse.read;
+      answer.cacheWriteTokens = cacheUse.write5m + cacheUse.write1h;
+      answer.cacheWrite1hTokens = cacheUse.write1h;
+    }
     if (rule && REPLACING_FAULTS.has(rule.fault)) return this.replace(x, rule, req, key, 'chat', request.model);
     if (options.capacity !== undefined && this.serving >= options.capacity) {
       stats.overCapacity++;
@@ -222,7 +233,8 @@ export class ProviderSim {
     // OTPM is estimated from max_tokens and adjusted to what the answer used (the simulator knows it at once).
     limiter.refund('output_tokens', reserved - answer.outputTokens);
 
-    // Admitted: an answer goes out, perhaps slowly or cut short.
+    // Admitted: an answer goes out, perhaps slowly or cut short; what it wrote to the cache is there for the next.
+    if (cacheUse) this.prefixCache!.commit(cacheUse, x.nowMs);
     this.serving++;
     res.once('close', () => this.serving--);
     stats.tokens.input += answer.inputTokens;

@@ -1,5 +1,6 @@
 import { answerChunks, planAnswer, requestPromptTokens, type Answer, type AnswerChunk, type AnswerFormat, type AnswerTool } from '../../providers/shared/answers/index.js';
 import type { Message, ToolChoice } from '../types.js';
+import type { CachePoint } from './cache-points.js';
 
 export { splitPieces } from '../../providers/shared/answers/index.js';
 
@@ -25,6 +26,8 @@ export interface SimRequest {
   thinking?: { display: 'summarized' | 'omitted' };
   /** OpenAI Responses `include: ['reasoning.encrypted_content']` with a reasoning effort: the output opens with a `reasoning` item. */
   encryptedReasoning?: boolean;
+  /** Anthropic `cache_control`, Bedrock `cachePoint`: where the request asked for its prompt to be cached. */
+  cachePoints?: CachePoint[];
 }
 
 /** The deterministic answer to one request, with honest token counts. */
@@ -37,6 +40,8 @@ export interface SimAnswer extends Answer {
   cachedInputTokens: number;
   /** Of `inputTokens`, written to the prompt cache. */
   cacheWriteTokens: number;
+  /** Of `cacheWriteTokens`, written with a 1-hour lifetime (the rest: 5 minutes). */
+  cacheWrite1hTokens: number;
 }
 
 /** The window of a rate limit that ran out. */
@@ -93,5 +98,5 @@ export function answerFor(request: SimRequest, options: { invalidJson?: boolean;
   const cache = options.cache;
   const cached = cache && inputTokens >= cache.minTokens ? Math.floor(inputTokens * cache.readShare) : 0;
   const written = cache && inputTokens >= cache.minTokens ? Math.min(inputTokens - cached, Math.floor(inputTokens * cache.writeShare)) : 0;
-  return { ...answer, chunks: answerChunks(answer), inputTokens, cachedInputTokens: cached, cacheWriteTokens: written };
+  return { ...answer, chunks: answerChunks(answer), inputTokens, cachedInputTokens: cached, cacheWriteTokens: written, cacheWrite1hTokens: 0 };
 }

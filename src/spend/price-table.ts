@@ -4,6 +4,10 @@ export interface Price {
   outputPerMTok: number;
   /** Input served from the prompt cache. @default inputPerMTok (no discount known) */
   cachedInputPerMTok?: number;
+  /** Input written to the prompt cache with a 5-minute lifetime (or one not reported). @default inputPerMTok (no surcharge) */
+  cacheWritePerMTok?: number;
+  /** Input written to the prompt cache with a 1-hour lifetime. @default cacheWritePerMTok */
+  cacheWrite1hPerMTok?: number;
 }
 
 /**
@@ -14,6 +18,10 @@ export const PRICES_AS_OF = '2025-08-01';
 
 const p = (inputPerMTok: number, cachedInputPerMTok: number | undefined, outputPerMTok: number): Price =>
   Object.freeze(cachedInputPerMTok === undefined ? { inputPerMTok, outputPerMTok } : { inputPerMTok, cachedInputPerMTok, outputPerMTok });
+
+/** A price with Anthropic's cache write prices: 5-minute writes and 1-hour writes, per million tokens. */
+const cw = (inputPerMTok: number, cachedInputPerMTok: number, outputPerMTok: number, cacheWritePerMTok: number, cacheWrite1hPerMTok: number): Price =>
+  Object.freeze({ inputPerMTok, cachedInputPerMTok, outputPerMTok, cacheWritePerMTok, cacheWrite1hPerMTok });
 
 /**
  * The shipped price table, by provider type (or `openai-compatible` preset) and then model. Standard
@@ -28,6 +36,9 @@ export const SHIPPED_PRICES: Readonly<Record<string, Readonly<Record<string, Pri
   // gpt-4o, gpt-4o-mini, gpt-4.1 family (hex.pm openai_responses, citing platform.openai.com
   // 2025-06-03), o1 and o3-mini (simonw/llm-prices), o4-mini (Roo-Code, 2025-04), gpt-5 family and its
   // 90% cache discount (launch coverage), embeddings: all agree. o3 is its price after the 2025-06 cut.
+  // Cache writes: none of these models bills them above input ("Cache writes have no additional fee on
+  // models before the GPT-5.6 family", https://developers.openai.com/api/docs/guides/prompt-caching,
+  // 2026-12-08; GPT-5.6 and later bill 1.25x: price those in the config's `prices`).
   openai: Object.freeze({
     'gpt-5': p(1.25, 0.125, 10), 'gpt-5-mini': p(0.25, 0.025, 2), 'gpt-5-nano': p(0.05, 0.005, 0.4),
     'gpt-4.1': p(2, 0.5, 8), 'gpt-4.1-mini': p(0.4, 0.1, 1.6), 'gpt-4.1-nano': p(0.1, 0.025, 0.4),
@@ -36,34 +47,42 @@ export const SHIPPED_PRICES: Readonly<Record<string, Readonly<Record<string, Pri
     'text-embedding-3-small': p(0.02, undefined, 0), 'text-embedding-3-large': p(0.13, undefined, 0),
     'text-embedding-ada-002': p(0.1, undefined, 0),
   }),
-  // https://www.anthropic.com/pricing#api (cache reads 0.1x input; cache writes are billed as input here), 2025-08-01.
+  // https://www.anthropic.com/pricing#api, 2025-08-01.
   // Verified 2026-12-02 first-hand against https://platform.claude.com/docs/en/docs/about-claude/pricing
   // ("Model pricing": base input, cache hits, output): every entry below matches (Opus 4.5/4.6 $5 /
   // $0.50 / $25, Opus 4/4.1 $15 / $1.50 / $75, Sonnet 3.7-4.6 $3 / $0.30 / $15, Haiku 4.5 $1 / $0.10 /
-  // $5, Haiku 3.5 $0.80 / $0.08 / $4, Haiku 3 $0.25 / $0.03 / $1.25).
+  // $5, Haiku 3.5 $0.80 / $0.08 / $4, Haiku 3 $0.25 / $0.03 / $1.25). Cache writes (issue 37): the same
+  // page's "5m cache writes" and "1h cache writes" columns and "Feature-specific pricing -> Prompt
+  // caching" (5-minute writes 1.25x base input, 1-hour writes 2x, hits 0.1x); checked 2026-12-08 against
+  // copies of that page (docs.rs synaps pricing, citing platform.claude.com/docs/en/about-claude/pricing;
+  // portkey.ai docs; claude-session-parser): Haiku 3's are $0.30 / $0.50 (its hit $0.03 is 0.12x).
   anthropic: Object.freeze({
-    'claude-sonnet-4-6': p(3, 0.3, 15), 'claude-opus-4-6': p(5, 0.5, 25), 'claude-opus-4-5': p(5, 0.5, 25),
-    'claude-opus-4-1': p(15, 1.5, 75), 'claude-opus-4-0': p(15, 1.5, 75), 'claude-opus-4': p(15, 1.5, 75),
-    'claude-sonnet-4-5': p(3, 0.3, 15), 'claude-sonnet-4-0': p(3, 0.3, 15), 'claude-sonnet-4': p(3, 0.3, 15),
-    'claude-3-7-sonnet-latest': p(3, 0.3, 15), 'claude-3-5-sonnet-latest': p(3, 0.3, 15),
-    'claude-haiku-4-5': p(1, 0.1, 5), 'claude-3-5-haiku-latest': p(0.8, 0.08, 4), 'claude-3-haiku-20240307': p(0.25, 0.03, 1.25),
+    'claude-sonnet-4-6': cw(3, 0.3, 15, 3.75, 6), 'claude-opus-4-6': cw(5, 0.5, 25, 6.25, 10), 'claude-opus-4-5': cw(5, 0.5, 25, 6.25, 10),
+    'claude-opus-4-1': cw(15, 1.5, 75, 18.75, 30), 'claude-opus-4-0': cw(15, 1.5, 75, 18.75, 30), 'claude-opus-4': cw(15, 1.5, 75, 18.75, 30),
+    'claude-sonnet-4-5': cw(3, 0.3, 15, 3.75, 6), 'claude-sonnet-4-0': cw(3, 0.3, 15, 3.75, 6), 'claude-sonnet-4': cw(3, 0.3, 15, 3.75, 6),
+    'claude-3-7-sonnet-latest': cw(3, 0.3, 15, 3.75, 6), 'claude-3-5-sonnet-latest': cw(3, 0.3, 15, 3.75, 6),
+    'claude-haiku-4-5': cw(1, 0.1, 5, 1.25, 2), 'claude-3-5-haiku-latest': cw(0.8, 0.08, 4, 1, 1.6), 'claude-3-haiku-20240307': cw(0.25, 0.03, 1.25, 0.3, 0.5),
   }),
   // https://ai.google.dev/gemini-api/docs/pricing (paid tier; 2.5 Pro at prompts up to 200k tokens), 2025-08-01.
   // Checked 2026-12-02 against third-party copies only: 2.5 Pro $1.25 / $10, 2.5 Flash $0.30 / $2.50,
   // 2.5 Flash-Lite $0.10 / $0.40 agree; cached prices and the 2.0 and embedding entries not verified.
+  // Implicit caching writes nothing billable per token (no write price; explicit `cachedContents`
+  // storage is billed per hour, which the router does not use).
   gemini: Object.freeze({
     'gemini-2.5-pro': p(1.25, 0.31, 10), 'gemini-2.5-flash': p(0.3, 0.075, 2.5), 'gemini-2.5-flash-lite': p(0.1, 0.025, 0.4),
     'gemini-2.0-flash': p(0.1, 0.025, 0.4), 'gemini-2.0-flash-lite': p(0.075, undefined, 0.3),
     'gemini-embedding-001': p(0.15, undefined, 0), 'text-embedding-004': p(0, undefined, 0),
   }),
   // https://aws.amazon.com/bedrock/pricing/ (on-demand, us-east-1), 2025-08-01 (not re-verified 2026-12-02:
-  // the Claude entries agree with Anthropic's own prices above; the rest unchecked). Keys are model ids
+  // the Claude entries agree with Anthropic's own prices above, cache writes included: Bedrock bills
+  // Claude's prompt cache as Anthropic does, 1.25x / 2x; the Claude models Bedrock does not cache have
+  // no cache prices; Nova's writes are priced as input, not checked; the rest unchecked). Keys are model ids
   // without a cross-region prefix (`us.`, `eu.`, `apac.`, `global.`) or an ARN's path: see prices.ts.
   bedrock: Object.freeze({
-    'anthropic.claude-opus-4-1-20250805-v1:0': p(15, 1.5, 75), 'anthropic.claude-opus-4-20250514-v1:0': p(15, 1.5, 75),
-    'anthropic.claude-sonnet-4-5-20250929-v1:0': p(3, 0.3, 15), 'anthropic.claude-sonnet-4-20250514-v1:0': p(3, 0.3, 15),
-    'anthropic.claude-3-7-sonnet-20250219-v1:0': p(3, 0.3, 15), 'anthropic.claude-3-5-sonnet-20240620-v1:0': p(3, undefined, 15),
-    'anthropic.claude-haiku-4-5-20251001-v1:0': p(1, 0.1, 5), 'anthropic.claude-3-5-haiku-20241022-v1:0': p(0.8, 0.08, 4),
+    'anthropic.claude-opus-4-1-20250805-v1:0': cw(15, 1.5, 75, 18.75, 30), 'anthropic.claude-opus-4-20250514-v1:0': cw(15, 1.5, 75, 18.75, 30),
+    'anthropic.claude-sonnet-4-5-20250929-v1:0': cw(3, 0.3, 15, 3.75, 6), 'anthropic.claude-sonnet-4-20250514-v1:0': cw(3, 0.3, 15, 3.75, 6),
+    'anthropic.claude-3-7-sonnet-20250219-v1:0': cw(3, 0.3, 15, 3.75, 6), 'anthropic.claude-3-5-sonnet-20240620-v1:0': p(3, undefined, 15),
+    'anthropic.claude-haiku-4-5-20251001-v1:0': cw(1, 0.1, 5, 1.25, 2), 'anthropic.claude-3-5-haiku-20241022-v1:0': cw(0.8, 0.08, 4, 1, 1.6),
     'anthropic.claude-3-haiku-20240307-v1:0': p(0.25, undefined, 1.25),
     'amazon.nova-pro-v1:0': p(0.8, 0.2, 3.2), 'amazon.nova-lite-v1:0': p(0.06, 0.015, 0.24), 'amazon.nova-micro-v1:0': p(0.035, 0.00875, 0.14),
     'meta.llama3-3-70b-instruct-v1:0': p(0.72, undefined, 0.72), 'mistral.mistral-large-2407-v1:0': p(2, undefined, 6),

@@ -13,6 +13,35 @@ describe('costUsd', () => {
     expect(costUsd({ inputTokens: 10, cachedInputTokens: 50, outputTokens: 0 }, price)).toBeCloseTo(10 * 0.5 / 1e6, 15);
   });
 
+  it('prices cache writes at their own rates: 1-hour writes apart from 5-minute ones and from writes of unreported lifetime', () => {
+    const sonnet = SHIPPED_PRICES.anthropic!['claude-sonnet-4-6']!;
+    expect(sonnet).toEqual({ inputPerMTok: 3, cachedInputPerMTok: 0.3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheWrite1hPerMTok: 6 });
+    // 100k fresh, 300k read, 200k written for 5 minutes, 400k for an hour, 10k out.
+    const usage = { inputTokens: 1_000_000, cachedInputTokens: 300_000, cacheWriteTokens: 600_000, cacheWrite5mTokens: 200_000, cacheWrite1hTokens: 400_000, outputTokens: 10_000 };
+    expect(costUsd(usage, sonnet)).toBeCloseTo(0.1 * 3 + 0.3 * 0.3 + 0.2 * 3.75 + 0.4 * 6 + 0.01 * 15, 12);
+    // A write with no lifetime reported is a 5-minute one (Anthropic's default ttl).
+    expect(costUsd({ inputTokens: 1_000_000, cacheWriteTokens: 1_000_000, outputTokens: 0 }, sonnet)).toBeCloseTo(3.75, 12);
+    // No write price: writes at the input price, as before (OpenAI: no surcharge); no 1-hour price: the 5-minute one.
+    expect(costUsd({ inputTokens: 1_000_000, cacheWriteTokens: 1_000_000, outputTokens: 0 }, price)).toBeCloseTo(2, 12);
+    expect(costUsd({ inputTokens: 1_000, cacheWriteTokens: 1_000, cacheWrite1hTokens: 1_000 }, { inputPerMTok: 2, outputPerMTok: 8, cacheWritePerMTok: 2.5 })).toBeCloseTo(0.0025, 12);
+    // Reads and writes are parts of the input: a report of more is capped at what is left of it.
+    expect(costUsd({ inputTokens: 100, cachedInputTokens: 80, cacheWriteTokens: 50, cacheWrite1hTokens: 50 }, sonnet)).toBeCloseTo((80 * 0.3 + 20 * 6) / 1e6, 15);
+  });
+
+  it('ships Anthropic and Bedrock Claude cache prices at 0.1x reads, 1.25x 5-minute and 2x 1-hour writes of input (Haiku 3 as listed)', () => {
+    const tables = [SHIPPED_PRICES.anthropic!, SHIPPED_PRICES.bedrock!];
+    for (const table of tables) {
+      for (const [model, p] of Object.entries(table)) {
+        if (!model.includes('claude') || p.cachedInputPerMTok === undefined || model.includes('claude-3-haiku')) continue;
+        expect([p.cachedInputPerMTok, p.cacheWritePerMTok, p.cacheWrite1hPerMTok], model).toEqual([p.inputPerMTok * 0.1, p.inputPerMTok * 1.25, p.inputPerMTok * 2].map((x) => Number(x.toFixed(6))));
+      }
+    }
+    expect(SHIPPED_PRICES.anthropic!['claude-3-haiku-20240307']).toMatchObject({ cacheWritePerMTok: 0.3, cacheWrite1hPerMTok: 0.5 });
+    // OpenAI and Gemini bill no write surcharge: no write price, so writes cost input.
+    expect(SHIPPED_PRICES.openai!['gpt-4o']!.cacheWritePerMTok).toBeUndefined();
+    expect(SHIPPED_PRICES.gemini!['gemini-2.5-flash']!.cacheWritePerMTok).toBeUndefined();
+  });
+
   it('takes the worst case at the uncached price, every reserved output token included', () => {
     expect(worstCaseUsd(1_000, 500, price)).toBeCloseTo((1_000 * 2 + 500 * 8) / 1e6, 15);
   });

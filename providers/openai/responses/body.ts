@@ -3,6 +3,7 @@ import type { JSONSchema, ToolChoice } from '../../../src/types.js';
 import { bareSchema, strictObjectSchema } from '../../shared/json-schema.js';
 import type { ProviderRequest, ProviderTool, ResponsesFields } from '../../types.js';
 import { isReasoningModel } from '../parameters.js';
+import { promptCacheKey } from '../prompt-cache-key.js';
 import { openAIResponseFormat } from '../response-format.js';
 import { responsesInput } from './input.js';
 
@@ -37,7 +38,8 @@ function textFormat(request: ProviderRequest): { format?: OpenAI.Responses.Respo
  * The Responses API body for one request, stateless: the whole history every time, `store: false`,
  * and `reasoning.encrypted_content` included so a reasoning model's items can be replayed on the
  * next turn. Reasoning models get `reasoning.effort` and lose `temperature` / `top_p` (they reject
- * them). The Responses API has no `stop` or `seed`: both are dropped. `extraBody` is merged last.
+ * them). The Responses API has no `stop` or `seed`: both are dropped. Breakpoints become
+ * `prompt_cache_key` (../prompt-cache-key.ts). `extraBody` is merged last.
  */
 export function responsesBody(request: ProviderRequest, provider: string): ResponsesBody {
   const where = { provider, model: request.model };
@@ -65,6 +67,8 @@ export function responsesBody(request: ProviderRequest, provider: string): Respo
   const effort = request.thinking?.effort ?? request.reasoning?.effort;
   if (effort && reasoning) body.reasoning = { effort };
   if (request.responsesFields) withResponsesFields(body, request.responsesFields, reasoning);
+  const key = promptCacheKey(request);
+  if (key !== undefined) body.prompt_cache_key = key;
   return request.extraBody ? Object.assign({}, body, request.extraBody) : body;
 }
 

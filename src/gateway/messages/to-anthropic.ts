@@ -41,6 +41,17 @@ export function anthropicUsageOf(usage: Pick<Usage, 'inputTokens' | 'outputToken
   };
 }
 
+/**
+ * The writes by lifetime, as Anthropic's `Message.usage.cache_creation` (the SDK's `CacheCreation`):
+ * the provider's split when it reported one, else every write a 5-minute one (the default lifetime).
+ * Null when usage is unknown. A `message_delta`'s usage has no such field (`MessageDeltaUsage`).
+ */
+export function anthropicCacheCreationOf(usage: Usage | undefined): { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number } | null {
+  if (!usage) return null;
+  const h1 = usage.cacheWrite1hTokens ?? 0;
+  return { ephemeral_5m_input_tokens: usage.cacheWrite5mTokens ?? Math.max(0, (usage.cacheWriteTokens ?? 0) - h1), ephemeral_1h_input_tokens: h1 };
+}
+
 /** The content blocks of an answer: Anthropic's own blocks when an Anthropic target answered with thinking (they must round-trip verbatim), else text then tool_use. */
 export function contentOf(result: ChatResult): unknown[] {
   const parts = result.message.providerParts;
@@ -53,7 +64,8 @@ export function contentOf(result: ChatResult): unknown[] {
 
 /**
  * A `ChatResult` as an Anthropic `Message`, whichever provider answered: content blocks, the stop
- * reason in Anthropic's words, usage with cache reads and writes apart from `input_tokens`.
+ * reason in Anthropic's words, usage with cache reads and writes apart from `input_tokens` (writes
+ * split by lifetime in `cache_creation`).
  */
 export function toAnthropic(result: ChatResult, model = result.model): Record<string, unknown> {
   return {
@@ -64,6 +76,6 @@ export function toAnthropic(result: ChatResult, model = result.model): Record<st
     content: contentOf(result),
     stop_reason: anthropicStopReason(result.finishReason),
     stop_sequence: null,
-    usage: anthropicUsageOf(result.usage),
+    usage: Object.assign(anthropicUsageOf(result.usage), { cache_creation: anthropicCacheCreationOf(result.usage) }),
   };
 }
