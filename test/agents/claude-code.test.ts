@@ -7,7 +7,7 @@ import { GATEWAY_KEY, headersOf, loadFixture, replay, startAgentGateway, without
 
 // Claude Code's own traffic (test/agents/fixtures/claude-code.turn-*.json, sources in each file)
 // through the gateway to a loopback Anthropic upstream, as main takes it today: each fixture less its
-// `_pending` parts (cache_control.scope, which main refuses; pending-claude-code.test.ts replays them
+// `_pending` parts (cache_control.scope, which main refuses; claude-code-whole.test.ts replays them
 // whole). The client side is the Anthropic SDK as Claude Code uses it: ANTHROPIC_AUTH_TOKEN as the
 // bearer, the beta Messages API (POST /v1/messages?beta=true with its anthropic-beta list).
 

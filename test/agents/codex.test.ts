@@ -7,7 +7,7 @@ import { GATEWAY_KEY, headersOf, loadFixture, replay, startAgentGateway, without
 
 // Codex's own traffic (test/agents/fixtures/codex.turn-*.json, from openai/codex's source) on
 // POST /v1/responses, as main takes it today: each fixture less its `_pending` parts
-// (reasoning.summary and reasoning input items, which main refuses; pending-codex.test.ts replays
+// (reasoning.summary and reasoning input items, which main refuses; codex-whole.test.ts replays
 // them whole). The client side is the openai SDK's Responses stream, as Codex's provider config
 // (`wire_api = "responses"`) makes Codex speak.
 

@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { fromOpenAI } from '../../src/convert/index.js';
+import { MAX_TOKENS_MEANING } from '../../src/convert/max-tokens-meaning.js';
+
+/** The request's mark that its maxTokens counts an OpenAI reasoning model's thinking (symbol-keyed). */
+const withOpenAIMeaning = (fields: Record<string, unknown>): Record<string, unknown> => Object.assign(fields, { [MAX_TOKENS_MEANING]: 'openai' });
 
 const weather = { type: 'function', function: { name: 'get_current_weather', description: 'Weather', parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] }, strict: true } };
 
 describe('fromOpenAI: request fields', () => {
   it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
     ['model names the chain', { model: 'default' }, { chain: 'default' }],
-    ['max_completion_tokens', { max_completion_tokens: 100 }, { maxTokens: 100 }],
+    // max_completion_tokens counts an OpenAI reasoning model's thinking: the request says so (symbol-keyed).
+    ['max_completion_tokens', { max_completion_tokens: 100 }, withOpenAIMeaning({ maxTokens: 100 })],
     ['max_tokens', { max_tokens: 50 }, { maxTokens: 50 }],
-    ['max_completion_tokens over max_tokens', { max_tokens: 50, max_completion_tokens: 100 }, { maxTokens: 100 }],
+    ['max_completion_tokens over max_tokens', { max_tokens: 50, max_completion_tokens: 100 }, withOpenAIMeaning({ maxTokens: 100 })],
     ['temperature', { temperature: 0.2 }, { temperature: 0.2 }],
     ['top_p', { top_p: 0.9 }, { topP: 0.9 }],
     ['seed', { seed: 7 }, { seed: 7 }],

@@ -85,7 +85,7 @@ describe('Messages pass-through: an Anthropic target gets the client\'s bytes, t
     expect(await response.text()).toBe(JSON.stringify(message));
     expect(xHeaders(response.headers)).toMatchObject({ 'x-switchyard-provider': 'anthropic', 'x-switchyard-model': 'claude-sonnet-4-6', 'x-switchyard-attempts': '1', 'x-switchyard-upstream-request-id': 'req_011CSLsW7mFqvHHnzrKdKjAE' });
     // 12 + 30 written + 100 read in, 40 out: 182 tokens at a cent each.
-    expect(seen.map((e) => [e.outcome, e.usage, e.costUsd])).toEqual([['ok', { inputTokens: 142, outputTokens: 40, cachedInputTokens: 100, cacheWriteTokens: 30 }, 1.82]]);
+    expect(seen.map((e) => [e.outcome, e.usage, e.costUsd])).toEqual([['ok', { inputTokens: 142, outputTokens: 40, cachedInputTokens: 100, cacheWriteTokens: 30, cacheWrite5mTokens: 0, cacheWrite1hTokens: 30 }, 1.82]]);
   });
 
   it('relays a streamed answer\'s events as they came: thinking and signature deltas, pings, cache usage; the SDK accumulates them; spend from message_start and message_delta', async () => {
@@ -99,7 +99,7 @@ describe('Messages pass-through: an Anthropic target gets the client\'s bytes, t
     expect(sent.text).toBe(JSON.stringify(params('claude-sonnet-4-6', true)));
     expect(sent.headers['anthropic-beta']).toBe(BETA);
     expect(sent.headers.accept).toBe('text/event-stream');
-    expect(seen.map((e) => [e.outcome, e.usage, e.costUsd])).toEqual([['ok', { inputTokens: 142, outputTokens: 40, cachedInputTokens: 100, cacheWriteTokens: 30 }, 1.82]]);
+    expect(seen.map((e) => [e.outcome, e.usage, e.costUsd])).toEqual([['ok', { inputTokens: 142, outputTokens: 40, cachedInputTokens: 100, cacheWriteTokens: 30, cacheWrite5mTokens: 0, cacheWrite1hTokens: 30 }, 1.82]]);
 
     up.script(ANTHROPIC_PATH, { sse: streamed });
     const final = await client().messages.stream(params('anthropic-only')).finalMessage();
@@ -146,7 +146,8 @@ describe('Messages pass-through: an Anthropic target gets the client\'s bytes, t
     const final = await client({ 'anthropic-beta': BETA }).messages.stream(params('anthropic-only')).finalMessage();
     expect(up.requests[1]!.text).not.toBe(JSON.stringify(params('claude-sonnet-4-6', true)));
     expect(up.requests[1]!.headers['anthropic-beta']).toBe(BETA);
-    expect(final.content.map((b) => b.type)).toEqual(['text']);
+    // Translated, the stream still carries the thinking block as Anthropic streams it (the body enables thinking).
+    expect(final.content.map((b) => b.type)).toEqual(['thinking', 'text']);
   });
 
   it('answers an upstream 400 and 401 with the same /v1/messages error and decision as the translated path', async () => {

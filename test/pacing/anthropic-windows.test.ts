@@ -4,6 +4,7 @@ import { startSimulator, type SimProviderOptions, type Simulator } from '../../s
 import { MemoryStore } from '../../src/store/memory-store.js';
 import type { BudgetRequest } from '../../src/store/state-store.js';
 import type { ChatRequest } from '../../src/types.js';
+import { setMaxTokensMeaning } from '../../src/convert/max-tokens-meaning.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
@@ -66,7 +67,8 @@ describe('Anthropic input and output token limits', () => {
       { rpm: 600, itpm: 1_000_000, otpm: 3_000 },
     );
     // Each reserves 600 output tokens and writes about 175 (128 of thinking, then the answer).
-    const request = (i: number): ChatRequest => ({ messages: [{ role: 'user', content: prompt(i, 80) }], maxTokens: 600, reasoning: { effort: 'medium' } });
+    // maxTokens in Anthropic's meaning (thinking included), as /v1/messages sends it: the router adds no thinking budget on top.
+    const request = (i: number): ChatRequest => withAnthropicMaxTokens({ messages: [{ role: 'user', content: prompt(i, 80) }], maxTokens: 600, reasoning: { effort: 'medium' } });
     const calls = Array.from({ length: 30 }, (_, i) => router.chat(request(i)));
     // At T0, with nothing refilled: as many as the output window holds by what they wrote, not by the 600 each reserved.
     await expect.poll(() => stats().byStatus['200'] ?? 0, { interval: 5, timeout: 15_000 }).toBeGreaterThanOrEqual(14);
@@ -96,3 +98,8 @@ describe('Anthropic input and output token limits', () => {
     expect(reserved.at(-1)!).toBeLessThan(0.25 * reserved[0]!);
   });
 });
+
+function withAnthropicMaxTokens(request: ChatRequest): ChatRequest {
+  setMaxTokensMeaning(request, 'anthropic');
+  return request;
+}

@@ -4,6 +4,7 @@ import { createRouter, type Router } from '../../src/router.js';
 import { startSimulator, type Simulator } from '../../src/sim/index.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import type { ChatRequest } from '../../src/types.js';
+import { setMaxTokensMeaning } from '../../src/convert/max-tokens-meaning.js';
 import { captureLogger } from '../support/capture-logger.js';
 import { until } from '../support/until.js';
 import { VirtualClock } from '../support/virtual-clock.js';
@@ -23,7 +24,8 @@ const MODEL = 'claude-sonnet-4-6';
 const CONSOLE = { rpm: 1_000, itpm: 80_000, otpm: 16_000 };
 const prompt = (i: number) => `Question ${i}: ${'figure of the quarterly sales report '.repeat(65)}`;
 /** Each reserves 400 output tokens and writes about 173 (thinking, then the answer). */
-const request = (i: number): ChatRequest => ({ messages: [{ role: 'user', content: prompt(i) }], maxTokens: 400, reasoning: { effort: 'medium' } });
+// maxTokens in Anthropic's meaning (thinking included), as /v1/messages sends it: the router adds no thinking budget on top.
+const request = (i: number): ChatRequest => withAnthropicMaxTokens({ messages: [{ role: 'user', content: prompt(i) }], maxTokens: 400, reasoning: { effort: 'medium' } });
 
 interface Ended { ok: boolean; output: number; startAt: number; endAt: number; error?: unknown }
 
@@ -113,3 +115,8 @@ describe('an account that starts empty is paced at the rate its bucket refills',
     }
   }, 120_000);
 });
+
+function withAnthropicMaxTokens(request: ChatRequest): ChatRequest {
+  setMaxTokensMeaning(request, 'anthropic');
+  return request;
+}

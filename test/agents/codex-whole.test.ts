@@ -22,7 +22,7 @@ function sdkStream(f: Fixture) {
   return client.responses.stream(body as OpenAI.Responses.ResponseCreateParamsStreaming, { headers: { originator: f.headers.originator!, conversation_id: f.headers.conversation_id! } });
 }
 
-describe('Codex on POST /v1/responses, whole (pending: codex, history)', () => {
+describe('Codex on POST /v1/responses, whole: every default field, store:false with encrypted reasoning, a fall-through', () => {
   it('takes turn 1 with reasoning.summary and hands a Responses target the body as Codex sent it', async () => {
     gw = await startAgentGateway(up);
     up.script(RESPONSES, codexTurn1Sse());

@@ -25,7 +25,7 @@ function sdkStream(f: Fixture) {
   });
 }
 
-describe('Claude Code on POST /v1/messages, whole (pending: msg-stream, msg-pass, history)', () => {
+describe('Claude Code on POST /v1/messages, whole: every field it sends, thinking streamed, a second turn byte-exact, a fall-through', () => {
   it('takes turn 1 with cache_control.scope and hands Anthropic every breakpoint unchanged, the client\'s anthropic-beta list and its context_management', async () => {
     gw = await startAgentGateway(up);
     up.script(MESSAGES, claudeTurn1Sse());
